@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs what building and testing cuzk needs on Debian 12, only if missing.
+# Called by the README commands and by .ci/run; safe to run repeatedly.
+set -euo pipefail
+
+need_pkgs=()
+want() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok installed" || need_pkgs+=("$1"); }
+# For tools that may come from elsewhere than Debian (e.g. a newer Node.js): check the command.
+want_cmd() { command -v "$1" >/dev/null 2>&1 || need_pkgs+=("$2"); }
+
+want build-essential
+want cmake
+want pkg-config
+want libjansson-dev # JSON Lines test vectors (later: config and status JSON)
+want_cmd python3 python3     # tools/gen_constants.py --check
+want_cmd node nodejs         # the @noble/curves oracle in tools/oracle
+want_cmd npm npm
+want_cmd clang-format clang-format
+
+if [ ${#need_pkgs[@]} -gt 0 ]; then
+    SUDO=""
+    [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+    export DEBIAN_FRONTEND=noninteractive
+    $SUDO apt-get update -q
+    $SUDO apt-get install -y -q --no-install-recommends "${need_pkgs[@]}"
+fi
+
+# The oracle's pinned npm packages (package-lock.json), installed once.
+here="$(cd "$(dirname "$0")" && pwd)"
+if [ -f "$here/oracle/package-lock.json" ] && [ ! -d "$here/oracle/node_modules/@noble/curves" ]; then
+    (cd "$here/oracle" && npm ci --no-audit --no-fund --loglevel=error)
+fi
