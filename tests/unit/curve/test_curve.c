@@ -1,0 +1,245 @@
+/* G1/G2: group laws, scalar multiplication, the endomorphism subgroup checks
+ * against the definition (r*P = 0), and zkcrypto's 4,000 encoding vectors
+ * (i*G for i = 0..999, compressed and uncompressed). */
+#include "check.h"
+#include "curve/encode.h"
+#include "field/constants.h"
+
+static fr rand_fr(void) {
+    uint8_t b[32];
+    check_rand_bytes(b, 32);
+    fr k;
+    fr_from_bytes_le_reduce(&k, b);
+    return k;
+}
+
+static fp rand_fp(void) {
+    for (;;) {
+        uint8_t b[48];
+        check_rand_bytes(b, 48);
+        b[0] &= 0x1f;
+        fp r;
+        if (fp_from_bytes_be(&r, b))
+            return r;
+    }
+}
+
+static void test_g1_laws(void) {
+    g1_affine ga;
+    g1_affine_generator(&ga);
+    g1_jac g, a, b, s, t;
+    g1_jac_from_affine(&g, &ga);
+    CHECK(g1_affine_is_on_curve(&ga) && g1_affine_in_subgroup(&ga));
+    for (int i = 0; i < 20; i++) {
+        fr x = rand_fr(), y = rand_fr(), z;
+        g1_jac_mul_vartime(&a, &g, &x);
+        g1_jac_mul_vartime(&b, &g, &y);
+        fr_add(&z, &x, &y);
+        g1_jac_mul_vartime(&s, &g, &z);
+        g1_jac_add_vartime(&t, &a, &b);
+        CHECK(g1_jac_equal(&s, &t));
+        g1_affine bb;
+        g1_jac_to_affine(&bb, &b);
+        g1_jac_add_affine_vartime(&t, &a, &bb);
+        CHECK(g1_jac_equal(&s, &t));
+        g1_jac_add_vartime(&t, &a, &a); /* doubling through add */
+        g1_jac_dbl(&s, &a);
+        CHECK(g1_jac_equal(&s, &t));
+        g1_jac_neg(&t, &a); /* P + (-P) */
+        g1_jac_add_vartime(&t, &t, &a);
+        CHECK(g1_jac_is_infinity(&t));
+        CHECK(g1_jac_in_subgroup(&a));
+    }
+    /* r * G = 0, (r - 1) * G = -G */
+    g1_jac_mul_raw_vartime(&t, &g, FR_MODULUS_RAW.l, 4);
+    CHECK(g1_jac_is_infinity(&t));
+    fr m1;
+    fr_set_one(&m1);
+    fr_neg(&m1, &m1);
+    g1_jac_mul_vartime(&t, &g, &m1);
+    g1_jac_neg(&s, &g);
+    CHECK(g1_jac_equal(&t, &s));
+    /* batch affine conversion, with an infinity in the middle */
+    g1_jac pts[5];
+    g1_affine aff[5], one;
+    for (int i = 0; i < 5; i++)
+        g1_jac_mul_vartime(&pts[i], &g, &(fr){{(uint64_t)i + 1, 0, 0, 0}});
+    g1_jac_set_infinity(&pts[2]);
+    g1_jac_batch_to_affine(aff, pts, 5);
+    for (int i = 0; i < 5; i++) {
+        g1_jac_to_affine(&one, &pts[i]);
+        CHECK(g1_affine_equal(&one, &aff[i]));
+    }
+}
+
+static void test_g1_subgroup_check(void) {
+    /* Random curve points are almost never in G1; the fast check must agree
+     * with the definition r * P = 0, and accept P after cofactor clearing. */
+    int outside = 0;
+    for (int i = 0; i < 30; i++) {
+        fp x = rand_fp(), rhs, y;
+        fp_sqr(&rhs, &x);
+        fp_mul(&rhs, &rhs, &x);
+        fp_add(&rhs, &rhs, &G1_B);
+        if (!fp_sqrt(&y, &rhs))
+            continue;
+        g1_affine p = {x, y};
+        g1_jac j, t;
+        g1_jac_from_affine(&j, &p);
+        g1_jac_mul_raw_vartime(&t, &j, FR_MODULUS_RAW.l, 4);
+        int by_definition = g1_jac_is_infinity(&t);
+        CHECK(g1_affine_in_subgroup(&p) == by_definition);
+        outside += !by_definition;
+        /* h1 = (x - 1)^2 / 3 = 0x396c8c005555e1568c00aaab0000aaab */
+        const uint64_t h1[2] = {0x8c00aaab0000aaabULL, 0x396c8c005555e156ULL};
+        g1_jac_mul_raw_vartime(&t, &j, h1, 2);
+        CHECK(g1_jac_in_subgroup(&t));
+    }
+    CHECK(outside > 5);
+}
+
+static void test_g2_laws_and_subgroup(void) {
+    g2_affine ga;
+    g2_affine_generator(&ga);
+    g2_jac g, a, b, s, t;
+    g2_jac_from_affine(&g, &ga);
+    CHECK(g2_affine_is_on_curve(&ga) && g2_affine_in_subgroup(&ga));
+    for (int i = 0; i < 10; i++) {
+        fr x = rand_fr(), y = rand_fr(), z;
+        g2_jac_mul_vartime(&a, &g, &x);
+        g2_jac_mul_vartime(&b, &g, &y);
+        fr_mul(&z, &x, &y);
+        g2_jac_mul_vartime(&s, &a, &y); /* y (x G) = (xy) G */
+        g2_jac_mul_vartime(&t, &g, &z);
+        CHECK(g2_jac_equal(&s, &t));
+        g2_affine bb;
+        g2_jac_to_affine(&bb, &b);
+        g2_jac_add_vartime(&s, &a, &b);
+        g2_jac_add_affine_vartime(&t, &a, &bb);
+        CHECK(g2_jac_equal(&s, &t));
+        CHECK(g2_jac_in_subgroup(&a));
+    }
+    g2_jac_mul_raw_vartime(&t, &g, FR_MODULUS_RAW.l, 4);
+    CHECK(g2_jac_is_infinity(&t));
+    int outside = 0;
+    for (int i = 0; i < 10; i++) {
+        fp2 x = {rand_fp(), rand_fp()}, rhs, y;
+        fp2_sqr(&rhs, &x);
+        fp2_mul(&rhs, &rhs, &x);
+        fp2_add(&rhs, &rhs, &G2_B);
+        if (!fp2_sqrt(&y, &rhs))
+            continue;
+        g2_affine p = {x, y};
+        g2_jac j;
+        g2_jac_from_affine(&j, &p);
+        g2_jac_mul_raw_vartime(&t, &j, FR_MODULUS_RAW.l, 4);
+        int by_definition = g2_jac_is_infinity(&t);
+        CHECK(g2_affine_in_subgroup(&p) == by_definition);
+        outside += !by_definition;
+    }
+    CHECK(outside > 2);
+}
+
+static uint8_t *read_file(const char *name, size_t expect) {
+    const char *dir = getenv("CUZK_SHARED");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/vectors/zkcrypto/%s", dir ? dir : "../shared", name);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "cannot open %s (set CUZK_SHARED)\n", path);
+        CHECK(0);
+        return NULL;
+    }
+    uint8_t *buf = malloc(expect);
+    size_t got = fread(buf, 1, expect, f);
+    fclose(f);
+    CHECK(got == expect);
+    return buf;
+}
+
+static void test_zkcrypto_vectors(void) {
+    uint8_t *g1c = read_file("g1_compressed_valid_test_vectors.dat", 48000);
+    uint8_t *g1u = read_file("g1_uncompressed_valid_test_vectors.dat", 96000);
+    uint8_t *g2c = read_file("g2_compressed_valid_test_vectors.dat", 96000);
+    uint8_t *g2u = read_file("g2_uncompressed_valid_test_vectors.dat", 192000);
+    if (!g1c || !g1u || !g2c || !g2u)
+        return;
+    g1_affine g1a;
+    g2_affine g2a;
+    g1_affine_generator(&g1a);
+    g2_affine_generator(&g2a);
+    g1_jac acc1;
+    g2_jac acc2;
+    g1_jac_set_infinity(&acc1);
+    g2_jac_set_infinity(&acc2);
+    int ok = 1;
+    for (int i = 0; i < 1000 && ok; i++) {
+        g1_affine p1, d1;
+        g2_affine p2, d2;
+        uint8_t buf[192];
+        g1_jac_to_affine(&p1, &acc1);
+        g2_jac_to_affine(&p2, &acc2);
+        g1_to_compressed(buf, &p1);
+        ok &= memcmp(buf, g1c + 48 * i, 48) == 0;
+        g1_to_uncompressed(buf, &p1);
+        ok &= memcmp(buf, g1u + 96 * i, 96) == 0;
+        g2_to_compressed(buf, &p2);
+        ok &= memcmp(buf, g2c + 96 * i, 96) == 0;
+        g2_to_uncompressed(buf, &p2);
+        ok &= memcmp(buf, g2u + 192 * i, 192) == 0;
+        ok &= g1_from_compressed(&d1, g1c + 48 * i) == CURVE_OK && g1_affine_equal(&d1, &p1);
+        ok &= g1_from_uncompressed(&d1, g1u + 96 * i) == CURVE_OK && g1_affine_equal(&d1, &p1);
+        ok &= g2_from_compressed(&d2, g2c + 96 * i) == CURVE_OK && g2_affine_equal(&d2, &p2);
+        ok &= g2_from_uncompressed(&d2, g2u + 192 * i) == CURVE_OK && g2_affine_equal(&d2, &p2);
+        if (!ok)
+            fprintf(stderr, "zkcrypto vector %d differs\n", i);
+        g1_jac_add_affine_vartime(&acc1, &acc1, &g1a);
+        g2_jac_add_affine_vartime(&acc2, &acc2, &g2a);
+    }
+    CHECK(ok);
+    free(g1c);
+    free(g1u);
+    free(g2c);
+    free(g2u);
+}
+
+static void test_decode_rejects(void) {
+    g1_affine g, d;
+    g1_affine_generator(&g);
+    uint8_t c[48], u[96], t[96];
+    g1_to_compressed(c, &g);
+    g1_to_uncompressed(u, &g);
+    memcpy(t, c, 48);
+    t[0] &= 0x7f; /* compressed without its flag */
+    CHECK(g1_from_compressed(&d, t) == CURVE_ERR_FLAGS);
+    memcpy(t, u, 96);
+    t[0] |= 0x80;
+    CHECK(g1_from_uncompressed(&d, t) == CURVE_ERR_FLAGS);
+    memcpy(t, u, 96);
+    t[0] |= 0x20;
+    CHECK(g1_from_uncompressed(&d, t) == CURVE_ERR_FLAGS);
+    memcpy(t, u, 96);
+    t[95] ^= 1; /* perturbed y */
+    CHECK(g1_from_uncompressed(&d, t) == CURVE_ERR_NOT_ON_CURVE);
+    memset(t, 0, 96); /* (0, 0) without the infinity flag */
+    CHECK(g1_from_uncompressed(&d, t) == CURVE_ERR_NOT_ON_CURVE);
+    t[0] = 0x40;
+    t[50] = 1; /* infinity with a non-zero coordinate */
+    CHECK(g1_from_uncompressed(&d, t) == CURVE_ERR_FLAGS);
+    memset(t, 0xff, 48);
+    t[0] = 0x9f; /* compressed x >= p */
+    CHECK(g1_from_compressed(&d, t) == CURVE_ERR_NOT_CANONICAL);
+    memset(t, 0, 48);
+    t[0] = 0xe0; /* compressed infinity with the sort flag */
+    CHECK(g1_from_compressed(&d, t) == CURVE_ERR_FLAGS);
+}
+
+int main(void) {
+    check_seed("test_curve");
+    test_g1_laws();
+    test_g1_subgroup_check();
+    test_g2_laws_and_subgroup();
+    test_decode_rejects();
+    test_zkcrypto_vectors();
+    return check_finish();
+}
