@@ -337,8 +337,8 @@ function smallXPoint(cv) {
   }
 }
 
-// Invalid uncompressed encodings, each with a description (kept in a comment-free
-// way: the reason is only used in the generator's own bookkeeping).
+// Invalid uncompressed encodings as [reason, hex]; the reason is used only inside
+// the generator (cross-check messages, picking pairing error inputs).
 function badUncompressed(name) {
   const cv = C[name];
   const out = [];
@@ -394,13 +394,15 @@ function badCompressed(name) {
   const Wc = cv.W; // compressed length in bytes
   // 1. compression flag missing (flags otherwise as for a valid point)
   out.push(['no-C-flag', setByte0(good, (b) => b & 0x7f)]);
+  if (good !== setByte0(good, (b) => b & 0xdf)) out.push(['no-flags', setByte0(good, (b) => b & 0x1f)]);
+  else out.push(['S-only', setByte0(good, (b) => (b & 0x1f) | 0x20)]);
   // 2. all zero
   out.push(['all-zero', '00'.repeat(Wc)]);
   // 3. compressed infinity with sort flag
   out.push(['C+I+S', orFlags('00'.repeat(Wc), 0xe0)]);
   // 4. compressed infinity with non-zero x
   out.push(['C+I+lastbyte', orFlags('00'.repeat(Wc - 1) + '01', 0xc0)]);
-  out.push(['C+I+x', orFlags(good, 0x40)]);
+  out.push(['C+I+x', setByte0(good, (b) => (b & 0x1f) | 0xc0)]); // exactly C+I, x payload kept
   // 5. x with x^3 + b a non-square (not on curve)
   {
     const x = nonSquareX(cv);
