@@ -8,7 +8,6 @@
  * Only called when cpu_has_adx_bmi2() says so (see fp.c). */
 #include "field/constants.h"
 #include "field/fp.h"
-#include "field/mont.h"
 
 #if defined(CUZK_HAVE_X86_ASM)
 
@@ -66,10 +65,32 @@ static const uint64_t MINV = FP_INV;
     "movl $0, %k[lo]\n\t"                   \
     "adcxq %[lo], %[" #T6 "]\n\t"
 
+/* Final step: (t6, t0..t4) < 2p; subtract p and keep the difference unless it
+ * borrows (CMOVNC), using the registers the rows no longer need. */
+#define FINAL_SUB                                                                                 \
+    "movq %[t6], %[lo]\n\t"                                                                       \
+    "subq %[q], %[lo]\n\t"                                                                        \
+    "movq %[t0], %[hi]\n\t"                                                                       \
+    "sbbq 8+%[q], %[hi]\n\t"                                                                      \
+    "movq %[t1], %%rdx\n\t"                                                                       \
+    "sbbq 16+%[q], %%rdx\n\t"                                                                     \
+    "movq %[t2], %[t5]\n\t"                                                                       \
+    "sbbq 24+%[q], %[t5]\n\t"                                                                     \
+    "movq %[t3], %[a]\n\t"                                                                        \
+    "sbbq 32+%[q], %[a]\n\t"                                                                      \
+    "movq %[t4], %[b]\n\t"                                                                        \
+    "sbbq 40+%[q], %[b]\n\t"                                                                      \
+    "cmovncq %[lo], %[t6]\n\t"                                                                    \
+    "cmovncq %[hi], %[t0]\n\t"                                                                    \
+    "cmovncq %%rdx, %[t1]\n\t"                                                                    \
+    "cmovncq %[t5], %[t2]\n\t"                                                                    \
+    "cmovncq %[a], %[t3]\n\t"                                                                     \
+    "cmovncq %[b], %[t4]\n\t"
+
 void fp_mul_adx(fp *r, const fp *a, const fp *b) {
     uint64_t t0 = 0, t1 = 0, t2 = 0, t3 = 0, t4 = 0, t5 = 0, t6 = 0, lo, hi;
     const uint64_t *pa = a->l, *pb = b->l;
-    __asm__ volatile(
+    __asm__(
         /* clang-format off */
         ROW_MUL(0, t0, t1, t2, t3, t4, t5, t6) ROW_RED(t0, t1, t2, t3, t4, t5, t6)
         ROW_MUL(1, t1, t2, t3, t4, t5, t6, t0) ROW_RED(t1, t2, t3, t4, t5, t6, t0)
@@ -77,15 +98,20 @@ void fp_mul_adx(fp *r, const fp *a, const fp *b) {
         ROW_MUL(3, t3, t4, t5, t6, t0, t1, t2) ROW_RED(t3, t4, t5, t6, t0, t1, t2)
         ROW_MUL(4, t4, t5, t6, t0, t1, t2, t3) ROW_RED(t4, t5, t6, t0, t1, t2, t3)
         ROW_MUL(5, t5, t6, t0, t1, t2, t3, t4) ROW_RED(t5, t6, t0, t1, t2, t3, t4)
+        FINAL_SUB
         /* clang-format on */
         : [t0] "+&r"(t0), [t1] "+&r"(t1), [t2] "+&r"(t2), [t3] "+&r"(t3), [t4] "+&r"(t4),
-          [t5] "+&r"(t5), [t6] "+&r"(t6), [lo] "=&r"(lo), [hi] "=&r"(hi)
-        : [a] "r"(pa), [b] "r"(pb), [q] "m"(MOD), [inv] "m"(MINV)
-        : "rdx", "cc", "memory");
-    /* Result (< 2p) is t6, t0..t4 (t5 is the zeroed spare). */
-    uint64_t t[6] = {t6, t0, t1, t2, t3, t4};
-    (void)t5;
-    mont_reduce_once(r->l, t, MOD, 6);
+          [t5] "+&r"(t5), [t6] "+&r"(t6), [lo] "=&r"(lo), [hi] "=&r"(hi), [a] "+&r"(pa),
+          [b] "+&r"(pb)
+        : [q] "m"(MOD), [inv] "m"(MINV), "m"(*(const uint64_t(*)[6])a->l),
+          "m"(*(const uint64_t(*)[6])b->l)
+        : "rdx", "cc");
+    r->l[0] = t6;
+    r->l[1] = t0;
+    r->l[2] = t1;
+    r->l[3] = t2;
+    r->l[4] = t3;
+    r->l[5] = t4;
 }
 
 void fp_sqr_adx(fp *r, const fp *a) { fp_mul_adx(r, a, a); }
