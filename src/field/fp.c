@@ -40,10 +40,33 @@ int fp_is_zero(const fp *a) { return mont_is_zero(a->l, 6); }
 int fp_is_one(const fp *a) { return mont_equal(a->l, FP_ONE.l, 6); }
 int fp_equal(const fp *a, const fp *b) { return mont_equal(a->l, b->l, 6); }
 
-void fp_add(fp *r, const fp *a, const fp *b) { mont_add(r->l, a->l, b->l, MOD, 6); }
-void fp_sub(fp *r, const fp *a, const fp *b) { mont_sub(r->l, a->l, b->l, MOD, 6); }
+void fp_add_portable(fp *r, const fp *a, const fp *b) { mont_add(r->l, a->l, b->l, MOD, 6); }
+void fp_sub_portable(fp *r, const fp *a, const fp *b) { mont_sub(r->l, a->l, b->l, MOD, 6); }
+
+/* Addition and subtraction follow the same switch as the multiply, so that
+ * CUZK_FIELD_ASM=0 runs the whole field on portable C. */
+void fp_add(fp *r, const fp *a, const fp *b) {
+#if defined(CUZK_HAVE_X86_ASM)
+    if (__builtin_expect(use_adx, 1)) {
+        fp_add_x86(r, a, b);
+        return;
+    }
+#endif
+    fp_add_portable(r, a, b);
+}
+
+void fp_sub(fp *r, const fp *a, const fp *b) {
+#if defined(CUZK_HAVE_X86_ASM)
+    if (__builtin_expect(use_adx, 1)) {
+        fp_sub_x86(r, a, b);
+        return;
+    }
+#endif
+    fp_sub_portable(r, a, b);
+}
+
 void fp_neg(fp *r, const fp *a) { mont_neg(r->l, a->l, MOD, 6); }
-void fp_dbl(fp *r, const fp *a) { mont_add(r->l, a->l, a->l, MOD, 6); }
+void fp_dbl(fp *r, const fp *a) { fp_add(r, a, a); }
 
 void fp_mul_portable(fp *r, const fp *a, const fp *b) {
     mont_mul(r->l, a->l, b->l, MOD, FP_INV, 6);

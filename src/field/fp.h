@@ -33,6 +33,10 @@ void fp_sqr(fp *r, const fp *a);
 void fp_mul_portable(fp *r, const fp *a, const fp *b);
 void fp_mul_adx(fp *r, const fp *a, const fp *b);
 void fp_sqr_adx(fp *r, const fp *a);
+void fp_add_portable(fp *r, const fp *a, const fp *b);
+void fp_sub_portable(fp *r, const fp *a, const fp *b);
+void fp_add_x86(fp *r, const fp *a, const fp *b);
+void fp_sub_x86(fp *r, const fp *a, const fp *b);
 /* 1 when the ADX path is in use (CPU support and CUZK_FIELD_ASM != 0). */
 int fp_asm_enabled(void);
 /* Force the portable path (0) or the CPU's best (1); returns the previous state. */

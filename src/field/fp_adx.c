@@ -1,4 +1,5 @@
-/* Fp Montgomery multiplication with MULX/ADCX/ADOX (x86-64, BMI2 + ADX).
+/* x86-64 assembly for Fp: Montgomery multiplication with MULX/ADCX/ADOX
+ * (BMI2 + ADX) and ADC/SBB + CMOV addition and subtraction.
  *
  * CIOS over 6 limbs with two independent carry chains: ADOX carries through
  * OF and ADCX through CF, so each row's low and high product words are folded
@@ -67,24 +68,24 @@ static const uint64_t MINV = FP_INV;
 
 /* Final step: (t6, t0..t4) < 2p; subtract p and keep the difference unless it
  * borrows (CMOVNC), using the registers the rows no longer need. */
-#define FINAL_SUB                                                                                 \
-    "movq %[t6], %[lo]\n\t"                                                                       \
-    "subq %[q], %[lo]\n\t"                                                                        \
-    "movq %[t0], %[hi]\n\t"                                                                       \
-    "sbbq 8+%[q], %[hi]\n\t"                                                                      \
-    "movq %[t1], %%rdx\n\t"                                                                       \
-    "sbbq 16+%[q], %%rdx\n\t"                                                                     \
-    "movq %[t2], %[t5]\n\t"                                                                       \
-    "sbbq 24+%[q], %[t5]\n\t"                                                                     \
-    "movq %[t3], %[a]\n\t"                                                                        \
-    "sbbq 32+%[q], %[a]\n\t"                                                                      \
-    "movq %[t4], %[b]\n\t"                                                                        \
-    "sbbq 40+%[q], %[b]\n\t"                                                                      \
-    "cmovncq %[lo], %[t6]\n\t"                                                                    \
-    "cmovncq %[hi], %[t0]\n\t"                                                                    \
-    "cmovncq %%rdx, %[t1]\n\t"                                                                    \
-    "cmovncq %[t5], %[t2]\n\t"                                                                    \
-    "cmovncq %[a], %[t3]\n\t"                                                                     \
+#define FINAL_SUB              \
+    "movq %[t6], %[lo]\n\t"    \
+    "subq %[q], %[lo]\n\t"     \
+    "movq %[t0], %[hi]\n\t"    \
+    "sbbq 8+%[q], %[hi]\n\t"   \
+    "movq %[t1], %%rdx\n\t"    \
+    "sbbq 16+%[q], %%rdx\n\t"  \
+    "movq %[t2], %[t5]\n\t"    \
+    "sbbq 24+%[q], %[t5]\n\t"  \
+    "movq %[t3], %[a]\n\t"     \
+    "sbbq 32+%[q], %[a]\n\t"   \
+    "movq %[t4], %[b]\n\t"     \
+    "sbbq 40+%[q], %[b]\n\t"   \
+    "cmovncq %[lo], %[t6]\n\t" \
+    "cmovncq %[hi], %[t0]\n\t" \
+    "cmovncq %%rdx, %[t1]\n\t" \
+    "cmovncq %[t5], %[t2]\n\t" \
+    "cmovncq %[a], %[t3]\n\t"  \
     "cmovncq %[b], %[t4]\n\t"
 
 void fp_mul_adx(fp *r, const fp *a, const fp *b) {
@@ -116,9 +117,107 @@ void fp_mul_adx(fp *r, const fp *a, const fp *b) {
 
 void fp_sqr_adx(fp *r, const fp *a) { fp_mul_adx(r, a, a); }
 
+/* r = a + b mod p: add, store the sum, subtract p, and take the stored sum
+ * back (CMOVC from memory) when that borrows.  All loads of a and b happen
+ * before the first store, so r may alias either. */
+void fp_add_x86(fp *r, const fp *a, const fp *b) {
+    uint64_t x0, x1, x2, x3, x4, x5;
+    __asm__ volatile("movq 0(%[a]), %[x0]\n\t"
+                     "addq 0(%[b]), %[x0]\n\t"
+                     "movq 8(%[a]), %[x1]\n\t"
+                     "adcq 8(%[b]), %[x1]\n\t"
+                     "movq 16(%[a]), %[x2]\n\t"
+                     "adcq 16(%[b]), %[x2]\n\t"
+                     "movq 24(%[a]), %[x3]\n\t"
+                     "adcq 24(%[b]), %[x3]\n\t"
+                     "movq 32(%[a]), %[x4]\n\t"
+                     "adcq 32(%[b]), %[x4]\n\t"
+                     "movq 40(%[a]), %[x5]\n\t"
+                     "adcq 40(%[b]), %[x5]\n\t"
+                     "movq %[x0], 0(%[r])\n\t"
+                     "movq %[x1], 8(%[r])\n\t"
+                     "movq %[x2], 16(%[r])\n\t"
+                     "movq %[x3], 24(%[r])\n\t"
+                     "movq %[x4], 32(%[r])\n\t"
+                     "movq %[x5], 40(%[r])\n\t"
+                     "subq %[q], %[x0]\n\t"
+                     "sbbq 8+%[q], %[x1]\n\t"
+                     "sbbq 16+%[q], %[x2]\n\t"
+                     "sbbq 24+%[q], %[x3]\n\t"
+                     "sbbq 32+%[q], %[x4]\n\t"
+                     "sbbq 40+%[q], %[x5]\n\t"
+                     "cmovcq 0(%[r]), %[x0]\n\t"
+                     "cmovcq 8(%[r]), %[x1]\n\t"
+                     "cmovcq 16(%[r]), %[x2]\n\t"
+                     "cmovcq 24(%[r]), %[x3]\n\t"
+                     "cmovcq 32(%[r]), %[x4]\n\t"
+                     "cmovcq 40(%[r]), %[x5]\n\t"
+                     "movq %[x0], 0(%[r])\n\t"
+                     "movq %[x1], 8(%[r])\n\t"
+                     "movq %[x2], 16(%[r])\n\t"
+                     "movq %[x3], 24(%[r])\n\t"
+                     "movq %[x4], 32(%[r])\n\t"
+                     "movq %[x5], 40(%[r])\n\t"
+                     : [x0] "=&r"(x0), [x1] "=&r"(x1), [x2] "=&r"(x2), [x3] "=&r"(x3),
+                       [x4] "=&r"(x4), [x5] "=&r"(x5), "=m"(*r)
+                     : [a] "r"(a->l), [b] "r"(b->l), [r] "r"(r->l), [q] "m"(MOD), "m"(*a), "m"(*b)
+                     : "cc");
+}
+
+/* r = a - b mod p: subtract, remember the borrow, store the difference, add p,
+ * and take the stored difference back (CMOVZ from memory) when there was no
+ * borrow. */
+void fp_sub_x86(fp *r, const fp *a, const fp *b) {
+    uint64_t x0, x1, x2, x3, x4, x5, m;
+    __asm__ volatile("movq 0(%[a]), %[x0]\n\t"
+                     "subq 0(%[b]), %[x0]\n\t"
+                     "movq 8(%[a]), %[x1]\n\t"
+                     "sbbq 8(%[b]), %[x1]\n\t"
+                     "movq 16(%[a]), %[x2]\n\t"
+                     "sbbq 16(%[b]), %[x2]\n\t"
+                     "movq 24(%[a]), %[x3]\n\t"
+                     "sbbq 24(%[b]), %[x3]\n\t"
+                     "movq 32(%[a]), %[x4]\n\t"
+                     "sbbq 32(%[b]), %[x4]\n\t"
+                     "movq 40(%[a]), %[x5]\n\t"
+                     "sbbq 40(%[b]), %[x5]\n\t"
+                     "sbbq %[m], %[m]\n\t"
+                     "movq %[x0], 0(%[r])\n\t"
+                     "movq %[x1], 8(%[r])\n\t"
+                     "movq %[x2], 16(%[r])\n\t"
+                     "movq %[x3], 24(%[r])\n\t"
+                     "movq %[x4], 32(%[r])\n\t"
+                     "movq %[x5], 40(%[r])\n\t"
+                     "addq %[q], %[x0]\n\t"
+                     "adcq 8+%[q], %[x1]\n\t"
+                     "adcq 16+%[q], %[x2]\n\t"
+                     "adcq 24+%[q], %[x3]\n\t"
+                     "adcq 32+%[q], %[x4]\n\t"
+                     "adcq 40+%[q], %[x5]\n\t"
+                     "testq %[m], %[m]\n\t"
+                     "cmovzq 0(%[r]), %[x0]\n\t"
+                     "cmovzq 8(%[r]), %[x1]\n\t"
+                     "cmovzq 16(%[r]), %[x2]\n\t"
+                     "cmovzq 24(%[r]), %[x3]\n\t"
+                     "cmovzq 32(%[r]), %[x4]\n\t"
+                     "cmovzq 40(%[r]), %[x5]\n\t"
+                     "movq %[x0], 0(%[r])\n\t"
+                     "movq %[x1], 8(%[r])\n\t"
+                     "movq %[x2], 16(%[r])\n\t"
+                     "movq %[x3], 24(%[r])\n\t"
+                     "movq %[x4], 32(%[r])\n\t"
+                     "movq %[x5], 40(%[r])\n\t"
+                     : [x0] "=&r"(x0), [x1] "=&r"(x1), [x2] "=&r"(x2), [x3] "=&r"(x3),
+                       [x4] "=&r"(x4), [x5] "=&r"(x5), [m] "=&r"(m), "=m"(*r)
+                     : [a] "r"(a->l), [b] "r"(b->l), [r] "r"(r->l), [q] "m"(MOD), "m"(*a), "m"(*b)
+                     : "cc");
+}
+
 #else /* no x86-64 assembly: never selected, kept so the symbols exist */
 
 void fp_mul_adx(fp *r, const fp *a, const fp *b) { fp_mul_portable(r, a, b); }
 void fp_sqr_adx(fp *r, const fp *a) { fp_mul_portable(r, a, a); }
+void fp_add_x86(fp *r, const fp *a, const fp *b) { fp_add_portable(r, a, b); }
+void fp_sub_x86(fp *r, const fp *a, const fp *b) { fp_sub_portable(r, a, b); }
 
 #endif

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "field/constants.h"
+#include "field/fp.h"
 #include "field/mont.h"
 
 static const uint64_t MOD[4] = {FR_MOD0, FR_MOD1, FR_MOD2, FR_MOD3};
@@ -24,8 +25,22 @@ void fr_add(fr *r, const fr *a, const fr *b) { mont_add(r->l, a->l, b->l, MOD, 4
 void fr_sub(fr *r, const fr *a, const fr *b) { mont_sub(r->l, a->l, b->l, MOD, 4); }
 void fr_neg(fr *r, const fr *a) { mont_neg(r->l, a->l, MOD, 4); }
 void fr_dbl(fr *r, const fr *a) { mont_add(r->l, a->l, a->l, MOD, 4); }
-void fr_mul(fr *r, const fr *a, const fr *b) { mont_mul(r->l, a->l, b->l, MOD, FR_INV, 4); }
-void fr_sqr(fr *r, const fr *a) { mont_mul(r->l, a->l, a->l, MOD, FR_INV, 4); }
+void fr_mul_portable(fr *r, const fr *a, const fr *b) {
+    mont_mul(r->l, a->l, b->l, MOD, FR_INV, 4);
+}
+
+/* Same run-time choice as Fp (fp.c decides it once at start-up). */
+void fr_mul(fr *r, const fr *a, const fr *b) {
+#if defined(CUZK_HAVE_X86_ASM)
+    if (__builtin_expect(fp_asm_enabled(), 1)) {
+        fr_mul_adx(r, a, b);
+        return;
+    }
+#endif
+    fr_mul_portable(r, a, b);
+}
+
+void fr_sqr(fr *r, const fr *a) { fr_mul(r, a, a); }
 
 void fr_pow_vartime(fr *r, const fr *a, const uint64_t *e, size_t n) {
     fr acc = FR_ONE, base = *a;

@@ -28,6 +28,9 @@ void fr_neg(fr *r, const fr *a);
 void fr_dbl(fr *r, const fr *a);
 void fr_mul(fr *r, const fr *a, const fr *b);
 void fr_sqr(fr *r, const fr *a);
+/* Both implementations, for tests and benchmarks; fr_mul dispatches like fp_mul. */
+void fr_mul_portable(fr *r, const fr *a, const fr *b);
+void fr_mul_adx(fr *r, const fr *a, const fr *b);
 void fr_pow_vartime(fr *r, const fr *a, const uint64_t *e, size_t n);
 /* r = 1/a; r = 0 when a = 0. */
 void fr_inv(fr *r, const fr *a);

@@ -15,17 +15,36 @@
 
 typedef unsigned __int128 mont_u128;
 
+/* Carry/borrow chains: x86-64's ADC/SBB through the intrinsics (GCC turns
+ * __int128 chains into much slower code), plain C elsewhere. */
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#define MONT_ADC(c, a, b, out) _addcarry_u64((c), (a), (b), (unsigned long long *)(out))
+#define MONT_SBB(c, a, b, out) _subborrow_u64((c), (a), (b), (unsigned long long *)(out))
+#else
+static inline unsigned char mont_adc_c(unsigned char c, uint64_t a, uint64_t b, uint64_t *out) {
+    mont_u128 x = (mont_u128)a + b + c;
+    *out = (uint64_t)x;
+    return (unsigned char)(x >> 64);
+}
+static inline unsigned char mont_sbb_c(unsigned char c, uint64_t a, uint64_t b, uint64_t *out) {
+    mont_u128 x = (mont_u128)a - b - c;
+    *out = (uint64_t)x;
+    return (unsigned char)((x >> 64) & 1);
+}
+#define MONT_ADC(c, a, b, out) mont_adc_c((c), (a), (b), (out))
+#define MONT_SBB(c, a, b, out) mont_sbb_c((c), (a), (b), (out))
+#endif
+
 #define MONT_INLINE static inline __attribute__((always_inline))
 #define MONT_MAX_LIMBS 6
 
 /* r = t - q if that does not borrow, else t (t < 2q). */
 MONT_INLINE void mont_reduce_once(uint64_t *r, const uint64_t *t, const uint64_t *q, int n) {
-    uint64_t s[MONT_MAX_LIMBS], borrow = 0;
-    for (int i = 0; i < n; i++) {
-        mont_u128 x = (mont_u128)t[i] - q[i] - borrow;
-        s[i] = (uint64_t)x;
-        borrow = (uint64_t)(x >> 64) & 1;
-    }
+    uint64_t s[MONT_MAX_LIMBS];
+    unsigned char borrow = 0;
+    for (int i = 0; i < n; i++)
+        borrow = MONT_SBB(borrow, t[i], q[i], &s[i]);
     uint64_t keep_t = (uint64_t)0 - borrow;
     for (int i = 0; i < n; i++)
         r[i] = (t[i] & keep_t) | (s[i] & ~keep_t);
@@ -34,12 +53,10 @@ MONT_INLINE void mont_reduce_once(uint64_t *r, const uint64_t *t, const uint64_t
 /* r = a + b mod q (a, b < q). */
 MONT_INLINE void mont_add(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *q,
                           int n) {
-    uint64_t t[MONT_MAX_LIMBS], carry = 0;
-    for (int i = 0; i < n; i++) {
-        mont_u128 x = (mont_u128)a[i] + b[i] + carry;
-        t[i] = (uint64_t)x;
-        carry = (uint64_t)(x >> 64);
-    }
+    uint64_t t[MONT_MAX_LIMBS];
+    unsigned char carry = 0;
+    for (int i = 0; i < n; i++)
+        carry = MONT_ADC(carry, a[i], b[i], &t[i]);
     mont_reduce_once(r, t, q, n); /* 2q < 2^(64n): no carry out */
 }
 
@@ -47,30 +64,25 @@ MONT_INLINE void mont_add(uint64_t *r, const uint64_t *a, const uint64_t *b, con
 MONT_INLINE void mont_sub(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *q,
                           int n) {
     uint64_t t[MONT_MAX_LIMBS];
-    uint64_t borrow = 0, carry = 0;
-    for (int i = 0; i < n; i++) {
-        mont_u128 x = (mont_u128)a[i] - b[i] - borrow;
-        t[i] = (uint64_t)x;
-        borrow = (uint64_t)(x >> 64) & 1;
-    }
+    unsigned char borrow = 0, carry = 0;
+    for (int i = 0; i < n; i++)
+        borrow = MONT_SBB(borrow, a[i], b[i], &t[i]);
     uint64_t mask = (uint64_t)0 - borrow; /* add q back when a < b */
-    for (int i = 0; i < n; i++) {
-        mont_u128 x = (mont_u128)t[i] + (q[i] & mask) + carry;
-        r[i] = (uint64_t)x;
-        carry = (uint64_t)(x >> 64);
-    }
+    for (int i = 0; i < n; i++)
+        carry = MONT_ADC(carry, t[i], q[i] & mask, &r[i]);
 }
 
 /* r = -a mod q (0 stays 0). */
 MONT_INLINE void mont_neg(uint64_t *r, const uint64_t *a, const uint64_t *q, int n) {
-    uint64_t nz = 0, borrow = 0;
+    uint64_t nz = 0;
+    unsigned char borrow = 0;
     for (int i = 0; i < n; i++)
         nz |= a[i];
     uint64_t mask = (uint64_t)0 - (uint64_t)(nz != 0);
     for (int i = 0; i < n; i++) {
-        mont_u128 x = (mont_u128)q[i] - a[i] - borrow;
-        r[i] = (uint64_t)x & mask;
-        borrow = (uint64_t)(x >> 64) & 1;
+        uint64_t d;
+        borrow = MONT_SBB(borrow, q[i], a[i], &d);
+        r[i] = d & mask;
     }
 }
 
@@ -102,11 +114,10 @@ MONT_INLINE void mont_mul(uint64_t *r, const uint64_t *a, const uint64_t *b, con
 
 /* 1 if a < b as n-limb integers (variable time in nothing but n). */
 MONT_INLINE int mont_less_than(const uint64_t *a, const uint64_t *b, int n) {
-    uint64_t borrow = 0;
-    for (int i = 0; i < n; i++) {
-        mont_u128 x = (mont_u128)a[i] - b[i] - borrow;
-        borrow = (uint64_t)(x >> 64) & 1;
-    }
+    unsigned char borrow = 0;
+    uint64_t d;
+    for (int i = 0; i < n; i++)
+        borrow = MONT_SBB(borrow, a[i], b[i], &d);
     return (int)borrow;
 }
 

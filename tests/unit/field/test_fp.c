@@ -50,6 +50,20 @@ static void test_laws(void) {
         fp_mul_portable(&t, &a, &b);
         fp_mul_adx(&u, &a, &b);
         CHECK(fp_equal(&t, &u));
+        fp_add_portable(&t, &a, &b);
+        fp_add_x86(&u, &a, &b);
+        CHECK(fp_equal(&t, &u));
+        fp_sub_portable(&t, &a, &b);
+        fp_sub_x86(&u, &a, &b);
+        CHECK(fp_equal(&t, &u));
+        u = a; /* output aliasing an input */
+        fp_sub_x86(&u, &u, &b);
+        fp_sub_portable(&t, &a, &b);
+        CHECK(fp_equal(&t, &u));
+        u = b;
+        fp_add_x86(&u, &a, &u);
+        fp_add_portable(&t, &a, &b);
+        CHECK(fp_equal(&t, &u));
         uint8_t enc[48];
         fp_to_bytes_be(enc, &a);
         CHECK(fp_from_bytes_be(&t, enc) && fp_equal(&t, &a));
