@@ -1,1 +1,35 @@
-int main(void) { return 0; }
+/* cuzk: the command-line entry point.  Each subcommand lives in its own file. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/selftest.h"
+
+#include "cuzk/version.h"
+
+static int usage(FILE *to) {
+    fprintf(to,
+            "cuzk %s - Groth16 proving engine for Filecoin\n"
+            "usage: cuzk <command> [args]\n"
+            "commands:\n"
+            "  selftest [--vectors FILE] [--eip2537 FILE]   check the arithmetic\n"
+            "  version                                      print the version\n"
+            "  help                                         this text\n",
+            CUZK_VERSION_STRING);
+    return to == stdout ? 0 : 2;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2)
+        return usage(stderr);
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "selftest") == 0)
+        return cmd_selftest(argc - 2, argv + 2);
+    if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
+        printf("cuzk %s\n", CUZK_VERSION_STRING);
+        return 0;
+    }
+    if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0)
+        return usage(stdout);
+    fprintf(stderr, "cuzk: unknown command \"%s\"\n", cmd);
+    return usage(stderr);
+}

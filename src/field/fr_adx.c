@@ -9,56 +9,56 @@
 static const uint64_t MOD[4] = {FR_MOD0, FR_MOD1, FR_MOD2, FR_MOD3};
 static const uint64_t MINV = FR_INV;
 
-#define ROW_MUL4(i, T0, T1, T2, T3, T4)                                                           \
-    "movq " #i "*8(%[b]), %%rdx\n\t"                                                              \
-    "xorl %k[lo], %k[lo]\n\t"                                                                     \
-    "mulxq 0(%[a]), %[lo], %[hi]\n\t"                                                             \
-    "adoxq %[lo], %[" #T0 "]\n\t"                                                                 \
-    "adcxq %[hi], %[" #T1 "]\n\t"                                                                 \
-    "mulxq 8(%[a]), %[lo], %[hi]\n\t"                                                             \
-    "adoxq %[lo], %[" #T1 "]\n\t"                                                                 \
-    "adcxq %[hi], %[" #T2 "]\n\t"                                                                 \
-    "mulxq 16(%[a]), %[lo], %[hi]\n\t"                                                            \
-    "adoxq %[lo], %[" #T2 "]\n\t"                                                                 \
-    "adcxq %[hi], %[" #T3 "]\n\t"                                                                 \
-    "mulxq 24(%[a]), %[lo], %[hi]\n\t"                                                            \
-    "adoxq %[lo], %[" #T3 "]\n\t"                                                                 \
-    "adcxq %[hi], %[" #T4 "]\n\t"                                                                 \
-    "movl $0, %k[lo]\n\t"                                                                         \
+#define ROW_MUL4(i, T0, T1, T2, T3, T4) \
+    "movq " #i "*8(%[b]), %%rdx\n\t"    \
+    "xorl %k[lo], %k[lo]\n\t"           \
+    "mulxq 0(%[a]), %[lo], %[hi]\n\t"   \
+    "adoxq %[lo], %[" #T0 "]\n\t"       \
+    "adcxq %[hi], %[" #T1 "]\n\t"       \
+    "mulxq 8(%[a]), %[lo], %[hi]\n\t"   \
+    "adoxq %[lo], %[" #T1 "]\n\t"       \
+    "adcxq %[hi], %[" #T2 "]\n\t"       \
+    "mulxq 16(%[a]), %[lo], %[hi]\n\t"  \
+    "adoxq %[lo], %[" #T2 "]\n\t"       \
+    "adcxq %[hi], %[" #T3 "]\n\t"       \
+    "mulxq 24(%[a]), %[lo], %[hi]\n\t"  \
+    "adoxq %[lo], %[" #T3 "]\n\t"       \
+    "adcxq %[hi], %[" #T4 "]\n\t"       \
+    "movl $0, %k[lo]\n\t"               \
     "adoxq %[lo], %[" #T4 "]\n\t"
 
-#define ROW_RED4(T0, T1, T2, T3, T4)                                                              \
-    "movq %[" #T0 "], %%rdx\n\t"                                                                  \
-    "imulq %[inv], %%rdx\n\t"                                                                     \
-    "xorl %k[lo], %k[lo]\n\t"                                                                     \
-    "mulxq %[q], %[lo], %[hi]\n\t"                                                                \
-    "adcxq %[lo], %[" #T0 "]\n\t"                                                                 \
-    "adoxq %[hi], %[" #T1 "]\n\t"                                                                 \
-    "mulxq 8+%[q], %[lo], %[hi]\n\t"                                                              \
-    "adcxq %[lo], %[" #T1 "]\n\t"                                                                 \
-    "adoxq %[hi], %[" #T2 "]\n\t"                                                                 \
-    "mulxq 16+%[q], %[lo], %[hi]\n\t"                                                             \
-    "adcxq %[lo], %[" #T2 "]\n\t"                                                                 \
-    "adoxq %[hi], %[" #T3 "]\n\t"                                                                 \
-    "mulxq 24+%[q], %[lo], %[hi]\n\t"                                                             \
-    "adcxq %[lo], %[" #T3 "]\n\t"                                                                 \
-    "adoxq %[hi], %[" #T4 "]\n\t"                                                                 \
-    "movl $0, %k[lo]\n\t"                                                                         \
+#define ROW_RED4(T0, T1, T2, T3, T4)  \
+    "movq %[" #T0 "], %%rdx\n\t"      \
+    "imulq %[inv], %%rdx\n\t"         \
+    "xorl %k[lo], %k[lo]\n\t"         \
+    "mulxq %[q], %[lo], %[hi]\n\t"    \
+    "adcxq %[lo], %[" #T0 "]\n\t"     \
+    "adoxq %[hi], %[" #T1 "]\n\t"     \
+    "mulxq 8+%[q], %[lo], %[hi]\n\t"  \
+    "adcxq %[lo], %[" #T1 "]\n\t"     \
+    "adoxq %[hi], %[" #T2 "]\n\t"     \
+    "mulxq 16+%[q], %[lo], %[hi]\n\t" \
+    "adcxq %[lo], %[" #T2 "]\n\t"     \
+    "adoxq %[hi], %[" #T3 "]\n\t"     \
+    "mulxq 24+%[q], %[lo], %[hi]\n\t" \
+    "adcxq %[lo], %[" #T3 "]\n\t"     \
+    "adoxq %[hi], %[" #T4 "]\n\t"     \
+    "movl $0, %k[lo]\n\t"             \
     "adcxq %[lo], %[" #T4 "]\n\t"
 
 /* Result (t4, t0, t1, t2) < 2r: subtract r unless it borrows. */
-#define FINAL_SUB4                                                                                \
-    "movq %[t4], %[lo]\n\t"                                                                       \
-    "subq %[q], %[lo]\n\t"                                                                        \
-    "movq %[t0], %[hi]\n\t"                                                                       \
-    "sbbq 8+%[q], %[hi]\n\t"                                                                      \
-    "movq %[t1], %%rdx\n\t"                                                                       \
-    "sbbq 16+%[q], %%rdx\n\t"                                                                     \
-    "movq %[t2], %[t3]\n\t"                                                                       \
-    "sbbq 24+%[q], %[t3]\n\t"                                                                     \
-    "cmovncq %[lo], %[t4]\n\t"                                                                    \
-    "cmovncq %[hi], %[t0]\n\t"                                                                    \
-    "cmovncq %%rdx, %[t1]\n\t"                                                                    \
+#define FINAL_SUB4             \
+    "movq %[t4], %[lo]\n\t"    \
+    "subq %[q], %[lo]\n\t"     \
+    "movq %[t0], %[hi]\n\t"    \
+    "sbbq 8+%[q], %[hi]\n\t"   \
+    "movq %[t1], %%rdx\n\t"    \
+    "sbbq 16+%[q], %%rdx\n\t"  \
+    "movq %[t2], %[t3]\n\t"    \
+    "sbbq 24+%[q], %[t3]\n\t"  \
+    "cmovncq %[lo], %[t4]\n\t" \
+    "cmovncq %[hi], %[t0]\n\t" \
+    "cmovncq %%rdx, %[t1]\n\t" \
     "cmovncq %[t3], %[t2]\n\t"
 
 void fr_mul_adx(fr *r, const fr *a, const fr *b) {

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# One call on the GPU machine (the device tool): build for sm_90 with the
+# carried static jansson (.device/jansson, made by tools/gpu-prepare.sh), run
+# the self-test (it reports the GPUs the CUDA runtime sees), the CPU test suite
+# and the field/curve benchmarks.  Logs go to $OUT.
+set -uo pipefail
+out="${OUT:-/tmp/cuzk-out}"
+mkdir -p "$out"
+export PATH="$PATH:/usr/local/cuda/bin"
+{
+    echo "== machine"; nproc; lscpu | grep -E "Model name|Flags" | cut -c1-200
+    nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv
+    nvcc --version | tail -1
+} >"$out/machine.txt" 2>&1
+cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+    -DCUZK_JANSSON_ROOT="$PWD/.device/jansson" >"$out/build.txt" 2>&1 &&
+    cmake --build build-gpu -j"$(nproc)" >>"$out/build.txt" 2>&1 || { tail -30 "$out/build.txt"; exit 1; }
+build-gpu/cuzk selftest | tee "$out/selftest.txt"
+(cd build-gpu && ctest -j8 -E fresh_seed 2>&1 | tail -5) | tee "$out/ctest.txt"
+BENCH_REPS=7 build-gpu/bench_field_curve | tee "$out/bench_field_curve.txt"
+cat "$out/machine.txt"
