@@ -7,4 +7,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 export CUZK_BUILD_DIR="${CUZK_BUILD_DIR:-$root/build-asan}"
 "$root/tools/build.sh" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUZK_SANITIZE=ON
 cd "$CUZK_BUILD_DIR"
+# The fresh oracle file's seed, printed here so that any run can be replayed.
+export CUZK_ORACLE_SEED="${CUZK_ORACLE_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}"
+echo "oracle vectors: fresh seed $CUZK_ORACLE_SEED (CUZK_ORACLE_SEED=$CUZK_ORACLE_SEED tools/test.sh replays it)"
 ctest --output-on-failure -j"$(nproc)" "$@"
