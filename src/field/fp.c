@@ -8,6 +8,10 @@
 #include "field/constants.h"
 #include "field/mont.h"
 #include "util/cpu.h"
+#include "util/verify.h"
+
+/* Every element handed to the arithmetic is fully reduced. */
+#define VERIFY_REDUCED(x) VERIFY_CHECK(mont_less_than((x)->l, MOD, 6))
 
 static const uint64_t MOD[6] = {FP_MOD0, FP_MOD1, FP_MOD2, FP_MOD3, FP_MOD4, FP_MOD5};
 
@@ -46,6 +50,8 @@ void fp_sub_portable(fp *r, const fp *a, const fp *b) { mont_sub(r->l, a->l, b->
 /* Addition and subtraction follow the same switch as the multiply, so that
  * CUZK_FIELD_ASM=0 runs the whole field on portable C. */
 void fp_add(fp *r, const fp *a, const fp *b) {
+    VERIFY_REDUCED(a);
+    VERIFY_REDUCED(b);
 #if defined(CUZK_HAVE_X86_ASM)
     if (__builtin_expect(use_adx, 1)) {
         fp_add_x86(r, a, b);
@@ -56,6 +62,8 @@ void fp_add(fp *r, const fp *a, const fp *b) {
 }
 
 void fp_sub(fp *r, const fp *a, const fp *b) {
+    VERIFY_REDUCED(a);
+    VERIFY_REDUCED(b);
 #if defined(CUZK_HAVE_X86_ASM)
     if (__builtin_expect(use_adx, 1)) {
         fp_sub_x86(r, a, b);
@@ -73,6 +81,8 @@ void fp_mul_portable(fp *r, const fp *a, const fp *b) {
 }
 
 void fp_mul(fp *r, const fp *a, const fp *b) {
+    VERIFY_REDUCED(a);
+    VERIFY_REDUCED(b);
 #if defined(CUZK_HAVE_X86_ASM)
     if (__builtin_expect(use_adx, 1)) {
         fp_mul_adx(r, a, b);
@@ -124,6 +134,7 @@ int fp_sqrt(fp *r, const fp *a) {
 }
 
 void fp_from_raw(fp *r, const uint64_t raw[6]) {
+    VERIFY_CHECK(mont_less_than(raw, MOD, 6));
     fp t;
     memcpy(t.l, raw, sizeof t.l);
     fp_mul(r, &t, &FP_R2);

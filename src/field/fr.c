@@ -6,6 +6,7 @@
 #include "field/constants.h"
 #include "field/fp.h"
 #include "field/mont.h"
+#include "util/verify.h"
 
 static const uint64_t MOD[4] = {FR_MOD0, FR_MOD1, FR_MOD2, FR_MOD3};
 
@@ -31,6 +32,7 @@ void fr_mul_portable(fr *r, const fr *a, const fr *b) {
 
 /* Same run-time choice as Fp (fp.c decides it once at start-up). */
 void fr_mul(fr *r, const fr *a, const fr *b) {
+    VERIFY_CHECK(mont_less_than(a->l, MOD, 4) && mont_less_than(b->l, MOD, 4));
 #if defined(CUZK_HAVE_X86_ASM)
     if (__builtin_expect(fp_asm_enabled(), 1)) {
         fr_mul_adx(r, a, b);
@@ -58,6 +60,7 @@ void fr_pow_vartime(fr *r, const fr *a, const uint64_t *e, size_t n) {
 void fr_inv(fr *r, const fr *a) { fr_pow_vartime(r, a, FR_EXP_INV.l, 4); }
 
 void fr_from_raw(fr *r, const uint64_t raw[4]) {
+    VERIFY_CHECK(mont_less_than(raw, MOD, 4));
     fr t;
     memcpy(t.l, raw, sizeof t.l);
     fr_mul(r, &t, &FR_R2);

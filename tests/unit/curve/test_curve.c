@@ -234,6 +234,44 @@ static void test_decode_rejects(void) {
     CHECK(g1_from_compressed(&d, t) == CURVE_ERR_FLAGS);
 }
 
+/* Garbage in: every decoder must answer (no crash under ASan), and whatever it
+ * accepts must re-encode to exactly the bytes it was given (one encoding per
+ * point).  Random bytes with the flag bits forced to each combination. */
+static void test_decode_garbage(void) {
+    int accepted = 0;
+    for (int i = 0; i < 4000; i++) {
+        uint8_t in[192], out[192];
+        check_rand_bytes(in, sizeof in);
+        in[0] = (uint8_t)((in[0] & 0x1f) | ((i & 7) << 5));
+        if ((i / 8) % 4 == 0)
+            memset(in + 1, 0, sizeof in - 1); /* infinity-shaped inputs, every flag mix */
+        g1_affine p;
+        g2_affine q;
+        if (g1_from_compressed(&p, in) == CURVE_OK) {
+            g1_to_compressed(out, &p);
+            CHECK_MEM(out, in, 48);
+            accepted++;
+        }
+        if (g1_from_uncompressed(&p, in) == CURVE_OK) {
+            g1_to_uncompressed(out, &p);
+            CHECK_MEM(out, in, 96);
+        }
+        if (g2_from_compressed(&q, in) == CURVE_OK) {
+            g2_to_compressed(out, &q);
+            CHECK_MEM(out, in, 96);
+            accepted++;
+        }
+        if (g2_from_uncompressed(&q, in) == CURVE_OK) {
+            g2_to_uncompressed(out, &q);
+            CHECK_MEM(out, in, 192);
+        }
+        /* the unchecked decoders never crash either; accepted means canonical */
+        (void)g1_from_uncompressed_unchecked(&p, in);
+        (void)g2_from_compressed_unchecked(&q, in);
+    }
+    CHECK(accepted > 0); /* infinity encodings at least */
+}
+
 int main(void) {
     check_seed("test_curve");
     test_g1_laws();
@@ -241,5 +279,6 @@ int main(void) {
     test_g2_laws_and_subgroup();
     test_decode_rejects();
     test_zkcrypto_vectors();
+    test_decode_garbage();
     return check_finish();
 }
