@@ -13,17 +13,20 @@
 
 #include "curve/encode.h"
 #include "curve/pairing.h"
+#include "msm/msm.h"
 #include "util/hex.h"
 
-#define MAX_IN 1024
-#define MAX_OUT_BYTES 192
+#define MAX_IN 4096
+#define MAX_POINT_BYTES 192
 
 typedef struct {
     const uint8_t *b;
     size_t n;
 } blob;
 
-/* An op writes its single output and returns 1, or returns 0 to reject. */
+/* An op writes its output and returns 1, or returns 0 to reject.  Most ops
+ * write one value; the NTT ops write n values of 32 bytes, back to back.  The
+ * output buffer holds MAX_POINT_BYTES + 32 * nin bytes. */
 typedef int (*op_fn)(const blob *in, size_t nin, uint8_t *out, size_t *outlen);
 
 static int get_fp(fp *r, const blob *b) { return b->n == FP_BYTES && fp_from_bytes_be(r, b->b); }
@@ -165,6 +168,34 @@ GROUP_OPS(g2)
 CODEC_OPS(g1, G1)
 CODEC_OPS(g2, G2)
 
+/* ---- MSM: n points then n canonical scalars --------------------------------- */
+#define MSM_OP(G, UP)                                                                     \
+    static int op_##G##_msm(const blob *in, size_t nin, uint8_t *out, size_t *len) {      \
+        if (nin % 2)                                                                      \
+            return 0;                                                                     \
+        size_t n = nin / 2;                                                               \
+        G##_affine *pts = malloc((n ? n : 1) * sizeof *pts);                              \
+        uint8_t *sc = malloc(32 * (n ? n : 1));                                           \
+        int ok = pts && sc;                                                               \
+        for (size_t i = 0; ok && i < n; i++) {                                            \
+            ok = in[i].n == UP##_UNCOMPRESSED_BYTES && in[n + i].n == MSM_SCALAR_BYTES && \
+                 G##_from_uncompressed(&pts[i], in[i].b) == CURVE_OK;                     \
+            if (ok)                                                                       \
+                memcpy(sc + 32 * i, in[n + i].b, 32);                                     \
+        }                                                                                 \
+        G##_jac sum;                                                                      \
+        msm_config cfg = msm_config_default(2);                                           \
+        ok = ok && msm_##G(&sum, pts, sc, n, &cfg, NULL, NULL) == MSM_OK;                 \
+        if (ok)                                                                           \
+            put_##G(out, len, &sum);                                                      \
+        free(pts);                                                                        \
+        free(sc);                                                                         \
+        return ok;                                                                        \
+    }
+
+MSM_OP(g1, G1)
+MSM_OP(g2, G2)
+
 static int op_pairing_check(const blob *in, size_t nin, uint8_t *out, size_t *len) {
     if (nin % 2)
         return 0;
@@ -215,6 +246,8 @@ static const struct {
     {"g1_decode_uncompressed", op_g1_decode_uncompressed},
     {"g2_decode_uncompressed", op_g2_decode_uncompressed},
     {"pairing_check", op_pairing_check},
+    {"g1_msm", op_g1_msm},
+    {"g2_msm", op_g2_msm},
 };
 #define N_OPS (sizeof OPS / sizeof OPS[0])
 
@@ -271,7 +304,8 @@ vector_result vectors_check_line(const char *line, char *why, size_t whylen) {
     json_t *root = json_loads(line, 0, &jerr);
     vector_result res = VECTOR_MALFORMED;
     uint8_t *in_store = NULL, *out_store = NULL;
-    blob *in = calloc(MAX_IN, sizeof *in), want[1];
+    blob *in = calloc(MAX_IN, sizeof *in), *want = calloc(MAX_IN, sizeof *want);
+    uint8_t *got = NULL;
     size_t nin = 0, nwant = 0;
     if (!root || !json_is_object(root)) {
         snprintf(why, whylen, "not a JSON object: %s", root ? "wrong type" : jerr.text);
@@ -292,17 +326,30 @@ vector_result vectors_check_line(const char *line, char *why, size_t whylen) {
         snprintf(why, whylen, "%s: need exactly one of \"out\" or \"err\": true", name);
         goto done;
     }
-    if (!in || !read_hex_array(json_object_get(root, "in"), in, &nin, &in_store, why, whylen, "in"))
+    if (!in || !want ||
+        !read_hex_array(json_object_get(root, "in"), in, &nin, &in_store, why, whylen, "in"))
         goto done;
+    size_t want_len = 0;
     if (!expect_err) {
-        if (json_array_size(outs) != 1) {
-            snprintf(why, whylen, "%s: \"out\" must hold one value", name);
-            goto done;
-        }
         if (!read_hex_array(outs, want, &nwant, &out_store, why, whylen, "out"))
             goto done;
+        if (nwant == 0) {
+            snprintf(why, whylen, "%s: \"out\" is empty", name);
+            goto done;
+        }
+        for (size_t i = 0; i < nwant; i++) {
+            if (want[i].n != want[0].n) {
+                snprintf(why, whylen, "%s: \"out\" values differ in length", name);
+                goto done;
+            }
+            want_len += want[i].n;
+        }
     }
-    uint8_t got[MAX_OUT_BYTES];
+    got = malloc(MAX_POINT_BYTES + 32 * nin);
+    if (!got) {
+        snprintf(why, whylen, "out of memory");
+        goto done;
+    }
     size_t got_len = 0;
     int accepted = fn(in, nin, got, &got_len);
     if (expect_err) {
@@ -312,16 +359,21 @@ vector_result vectors_check_line(const char *line, char *why, size_t whylen) {
     } else if (!accepted) {
         res = VECTOR_FAIL;
         snprintf(why, whylen, "%s: input rejected, expected a result", name);
-    } else if (got_len != want[0].n || memcmp(got, want[0].b, got_len) != 0) {
-        char hex[2 * MAX_OUT_BYTES + 1];
-        hex_encode(hex, got, got_len);
+    } else if (got_len != want_len || memcmp(got, want[0].b, got_len) != 0) {
+        /* want's values sit back to back in out_store, so one compare does */
+        char hex[2 * MAX_POINT_BYTES + 1];
+        size_t show = got_len < MAX_POINT_BYTES ? got_len : MAX_POINT_BYTES;
+        hex_encode(hex, got, show);
         res = VECTOR_FAIL;
-        snprintf(why, whylen, "%s: got %s", name, hex);
+        snprintf(why, whylen, "%s: got %zu bytes, expected %zu: %s%s", name, got_len, want_len, hex,
+                 show < got_len ? "..." : "");
     } else {
         res = VECTOR_PASS;
     }
 done:
     json_decref(root);
+    free(got);
+    free(want);
     free(in);
     free(in_store);
     free(out_store);

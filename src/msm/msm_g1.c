@@ -1,0 +1,6 @@
+/* G1 instantiation of the Pippenger MSM (msm_template.h). */
+#include "msm/msm.h"
+
+#define PT g1
+#define FE fp
+#include "msm/msm_template.h"
