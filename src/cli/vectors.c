@@ -14,6 +14,7 @@
 #include "curve/encode.h"
 #include "curve/pairing.h"
 #include "msm/msm.h"
+#include "ntt/ntt.h"
 #include "util/hex.h"
 
 #define MAX_IN 4096
@@ -196,6 +197,52 @@ CODEC_OPS(g2, G2)
 MSM_OP(g1, G1)
 MSM_OP(g2, G2)
 
+/* ---- NTT over Fr: in place on the decoded values ---------------------------- */
+typedef enum { NTT_OP_FORWARD, NTT_OP_INVERSE, NTT_OP_COSET } ntt_op_kind;
+
+static int run_ntt(const blob *in, size_t nin, uint8_t *out, size_t *len, ntt_op_kind kind) {
+    fr g;
+    size_t skip = kind == NTT_OP_COSET;
+    if (nin <= skip || (kind == NTT_OP_COSET && (!get_fr(&g, &in[0]) || fr_is_zero(&g))))
+        return 0;
+    size_t n = nin - skip;
+    if (n & (n - 1))
+        return 0; /* not a power of two */
+    fr *a = malloc(n * sizeof *a);
+    int ok = a != NULL;
+    for (size_t i = 0; ok && i < n; i++)
+        ok = get_fr(&a[i], &in[skip + i]);
+    if (ok && n > 1) { /* a transform of size 1 is the identity */
+        unsigned log_n = 0;
+        while (((size_t)1 << log_n) < n)
+            log_n++;
+        ntt_domain d;
+        ok = ntt_domain_init(&d, log_n, 2) == NTT_OK;
+        if (ok && kind == NTT_OP_FORWARD)
+            ok = ntt_forward(a, &d, NTT_NN, 2) == NTT_OK;
+        else if (ok && kind == NTT_OP_INVERSE)
+            ok = ntt_inverse(a, &d, NTT_NN, 2) == NTT_OK;
+        else if (ok)
+            ok = ntt_coset_forward(a, &d, &g, NTT_NN, 2) == NTT_OK;
+        ntt_domain_destroy(&d);
+    }
+    for (size_t i = 0; ok && i < n; i++)
+        fr_to_bytes_le(out + FR_BYTES * i, &a[i]);
+    *len = n * FR_BYTES;
+    free(a);
+    return ok;
+}
+
+static int op_fr_ntt(const blob *in, size_t nin, uint8_t *out, size_t *len) {
+    return run_ntt(in, nin, out, len, NTT_OP_FORWARD);
+}
+static int op_fr_intt(const blob *in, size_t nin, uint8_t *out, size_t *len) {
+    return run_ntt(in, nin, out, len, NTT_OP_INVERSE);
+}
+static int op_fr_coset_ntt(const blob *in, size_t nin, uint8_t *out, size_t *len) {
+    return run_ntt(in, nin, out, len, NTT_OP_COSET);
+}
+
 static int op_pairing_check(const blob *in, size_t nin, uint8_t *out, size_t *len) {
     if (nin % 2)
         return 0;
@@ -248,6 +295,9 @@ static const struct {
     {"pairing_check", op_pairing_check},
     {"g1_msm", op_g1_msm},
     {"g2_msm", op_g2_msm},
+    {"fr_ntt", op_fr_ntt},
+    {"fr_intt", op_fr_intt},
+    {"fr_coset_ntt", op_fr_coset_ntt},
 };
 #define N_OPS (sizeof OPS / sizeof OPS[0])
 

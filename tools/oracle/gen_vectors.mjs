@@ -12,6 +12,8 @@
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { bls12_381 as bls } from '@noble/curves/bls12-381.js';
+import { pippenger } from '@noble/curves/abstract/curve.js';
+import { FFT, rootsOfUnity } from '@noble/curves/abstract/fft.js';
 
 const { Fp, Fp2, Fp12, Fr } = bls.fields;
 const G1 = bls.G1.Point;
@@ -48,9 +50,13 @@ function parseArgs(argv) {
 
 // ---------------------------------------------------------------- PRNG
 // SHA-256(domain || seed || ":" || counter(u64 BE)) blocks, consumed in order.
+// The ops of the first version share the stream "cuzk-oracle/v1/seed=N:"; each op
+// added later gets its own stream "cuzk-oracle/v1/seed=N/<stream>:", so adding or
+// changing an op never shifts the cases of another.
 class Prng {
-  constructor(seed) {
-    this.prefix = Buffer.from(`cuzk-oracle/v1/seed=${seed}:`, 'utf8');
+  constructor(seed, stream = null) {
+    const tag = stream === null ? `seed=${seed}` : `seed=${seed}/${stream}`;
+    this.prefix = Buffer.from(`cuzk-oracle/v1/${tag}:`, 'utf8');
     this.ctr = 0n;
     this.buf = Buffer.alloc(0);
   }
@@ -162,7 +168,8 @@ function bump(op, kind) {
 // ---------------------------------------------------------------- main
 const args = parseArgs(process.argv.slice(2));
 process.stderr.write(`seed=${args.seed}\n`);
-const rng = new Prng(args.seed);
+// `let`: the sections added after the first version switch rng to their own stream
+let rng = new Prng(args.seed);
 const N = args.count;
 
 const randFp = () => rng.below(P);
@@ -618,6 +625,264 @@ for (const name of ['g1', 'g2']) {
   emitErr(op, withBad(2, pick1('x+p')));
   emitErr(op, withBad(2, pick1('I-flag+lastbyte')));
   emitErr(op, withBad(0, pick1('(0,2)')));
+}
+
+// ================================================================ MSM
+// gX_msm: in = [P_1..P_n, k_1..k_n] (points uncompressed, scalars 32-byte LE and
+// canonical: < r), out = [sum k_i P_i]. Each group has its own PRNG stream.
+// The answer comes from noble's pippenger(); for n <= 4 it is also compared with a
+// sum of noble's multiplyUnsafe(), and cases built to hit a known value assert it.
+const MSM_LARGE = {
+  // [n, kind]: a few sizes past 64 (noble's pippenger: ~0.6 ms/point G1, ~2 ms/point G2)
+  g1: [[256, 'bitheavy'], [300, 'random']],
+  g2: [[128, 'bitheavy']],
+};
+// sizes around powers of two (G2 stops at 33: its 64-term cases are the bit-heavy one
+// and the random ones) and the largest n of the --count random cases
+const MSM_SWEEP = {
+  g1: [2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64],
+  g2: [2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33],
+};
+const MSM_RANDOM_MAX = { g1: 64, g2: 32 };
+for (const name of ['g1', 'g2']) {
+  const op = `${name}_msm`;
+  rng = new Prng(args.seed, op);
+  const cv = C[name];
+  const Pt = cv.Point;
+  const O = Pt.ZERO;
+  const Gen = Pt.BASE;
+  const rpts = (n) => Array.from({ length: n }, () => cv.rand());
+  const rscs = (n) => Array.from({ length: n }, () => randFr());
+  // 90% of the scalars 0 or 1 (half each), the rest uniform
+  const bitHeavy = (n) => Array.from({ length: n }, () => (rng.int(10) < 9 ? BigInt(rng.int(2)) : randFr()));
+  const sum = (pts) => pts.reduce((a, b) => a.add(b), O);
+  const enc = (pts, scs) => [...pts.map((p) => cv.u(p)), ...scs.map((k) => scHex(k))];
+  const emitMsm = (pts, scs, expect) => {
+    assert(pts.length === scs.length && scs.every((k) => k >= 0n && k < R), `${op} inputs`);
+    const res = pippenger(Pt, pts, scs);
+    if (pts.length <= 4) assert(res.equals(sum(pts.map((p, i) => p.multiplyUnsafe(scs[i])))), `${op} pippenger vs sum`);
+    if (expect !== undefined) assert(res.equals(expect), `${op} construction`);
+    emit(op, enc(pts, scs), [cv.u(res)]);
+  };
+
+  const X = cv.rand(), Y = cv.rand();
+  const k = randFrNZ();
+  emitMsm([], [], O);                                   // no terms: the identity
+  emitMsm([Gen], [1n], Gen);
+  emitMsm([X], [k], X.multiply(k));
+  emitMsm([X], [0n], O);
+  emitMsm([X], [1n], X);
+  emitMsm([X], [R - 1n], X.negate());
+  emitMsm([O], [k], O);                                 // base at infinity
+  emitMsm([O], [0n], O);
+  emitMsm([X, X], [k, R - k], O);                       // k·P + (r−k)·P = O
+  emitMsm([X, X.negate()], [k, k], O);                  // a base and its negative
+  { const j = randFr(); emitMsm([X, X.negate()], [k, j], X.multiplyUnsafe(Fr.sub(k, j))); }
+  emitMsm([X, X], [k, k], X.multiply(Fr.add(k, k)));    // equal terms: a doubling in the sum
+  emitMsm([X, Y], [R - 1n, R - 1n], X.add(Y).negate());
+  emitMsm([Gen, X, Y], [1n, 1n, 1n], Gen.add(X).add(Y));
+  emitMsm(rpts(8), Array(8).fill(0n), O);               // all scalars zero
+  { const p = rpts(16); emitMsm(p, Array(16).fill(1n), sum(p)); }
+  { const p = rpts(7); emitMsm(p, Array(7).fill(R - 1n), sum(p).negate()); }
+  emitMsm(rpts(64), bitHeavy(64));                      // bit-heavy
+  emitMsm(rpts(33), bitHeavy(33));
+  { // repeated bases: 4 distinct points, 32 terms
+    const b = rpts(4);
+    emitMsm(Array.from({ length: 32 }, () => b[rng.int(4)]), rscs(32));
+  }
+  { // the same base in every term, scalars summing to 0 mod r
+    const s = rscs(4);
+    s.push(Fr.neg(s.reduce((a, c) => Fr.add(a, c), 0n)));
+    emitMsm(Array(5).fill(X), s, O);
+  }
+  { // bases at infinity mixed in; all bases at infinity
+    emitMsm(rpts(12).map((q, i) => (i % 3 === 1 ? O : q)), rscs(12));
+    emitMsm([O, O, O, O], rscs(4), O);
+  }
+  // small scalars, powers of two (2^254 is the top bit a scalar < r can have), near r
+  emitMsm(rpts(32), Array.from({ length: 32 }, () => BigInt(rng.int(256))));
+  {
+    const e = []; for (let i = 0; i < 254; i += 8) e.push(i); e.push(253, 254);
+    emitMsm(rpts(e.length), e.map((i) => 1n << BigInt(i)));
+  }
+  emitMsm(rpts(16), Array.from({ length: 16 }, () => R - 1n - BigInt(rng.int(1 << 16))));
+  { // 16 unrelated-looking terms whose sum is O: P_i = a_i G, last scalar cancels the rest
+    const a = Array.from({ length: 16 }, () => randFrNZ());
+    const s = rscs(15);
+    let t = 0n;
+    for (let i = 0; i < 15; i++) t = Fr.add(t, Fr.mul(s[i], a[i]));
+    s.push(Fr.mul(Fr.neg(t), Fr.inv(a[15])));
+    emitMsm(a.map((ai) => Gen.multiply(ai)), s, O);
+  }
+  // sizes around powers of two
+  for (const n of MSM_SWEEP[name]) emitMsm(rpts(n), rscs(n));
+  for (const [n, kind] of MSM_LARGE[name]) emitMsm(rpts(n), kind === 'bitheavy' ? bitHeavy(n) : rscs(n));
+  for (let i = 0; i < N; i++) { const n = 1 + rng.int(MSM_RANDOM_MAX[name]); emitMsm(rpts(n), rscs(n)); }
+
+  // ---- errors
+  const bu = badUncompressed(name);
+  checkBad(name, bu, 'uncompressed');
+  const bad = (why) => bu.find(([w]) => w === why)[1];
+  const p3 = rpts(3), s3 = rscs(3);
+  const withIn = (idx, h) => { const a = enc(p3, s3); a[idx] = h; return a; };
+  emitErr(op, enc([X], []).concat([scHex(R)]));         // scalar = r
+  emitErr(op, withIn(3, scHex(R)));
+  emitErr(op, withIn(4, scHex(R + 1n)));
+  emitErr(op, withIn(5, scHex(TWO256 - 1n)));
+  const badWhy = name === 'g1'
+    ? ['not-in-subgroup', 'y+1', 'x+p', '(0,2)', 'all-zero', 'I-flag+lastbyte', 'C-flag']
+    : ['not-in-subgroup', 'y.c0+1', 'x.c1+p', 'all-zero', 'I-flag+lastbyte', 'C-flag'];
+  badWhy.forEach((why, i) => emitErr(op, withIn(i % 3, bad(why))));
+  { // an invalid point whose scalar is 0 must still be rejected
+    const a = withIn(1, bad('not-in-subgroup')); a[4] = scHex(0n); emitErr(op, a);
+  }
+  emitErr(op, [cv.u(X)]);                               // odd number of inputs
+  emitErr(op, [scHex(k)]);
+  emitErr(op, enc(p3, s3).slice(0, 5));
+  emitErr(op, withIn(0, cv.c(p3[0])));                  // compressed point
+  emitErr(op, withIn(3, scHex(s3[0]).slice(0, 62)));    // 31-byte scalar
+  emitErr(op, [scHex(k), cv.u(X)]);                     // scalar first, point second
+}
+
+// ================================================================ NTT
+// fr_ntt:       in = [v_0..v_{n-1}],    out = [V_k = Σ_j v_j ω^{jk}]
+// fr_intt:      in = [V_0..V_{n-1}],    out = [v_j = n^{-1} Σ_k V_k ω^{-jk}]
+// fr_coset_ntt: in = [g, v_0..v_{n-1}], out = [V_k = Σ_j v_j (g ω^k)^j]
+// n a power of two, ω = ω_n = 7^((r-1)/n), all values Fr (32-byte LE, < r); out
+// holds n values. The answer is a naive O(n²) DFT in plain BigInt; noble's FFT
+// (rootsOfUnity(Fr, 7)) must agree.
+const nobleFft = FFT(rootsOfUnity(Fr, 7n), Fr);
+function omegaN(n) {
+  assert(n >= 1 && (n & (n - 1)) === 0, 'omega: n');
+  const w = Fr.pow(7n, (R - 1n) / BigInt(n));
+  assert(Fr.pow(w, BigInt(n)) === 1n && (n === 1 || Fr.pow(w, BigInt(n / 2)) === R - 1n), 'omega order');
+  return w;
+}
+// Σ_j a_j w^{s·j·k} for every k (s = ±1), by table lookup of w^((j·k) mod n)
+function naiveDft(a, w, s) {
+  const n = a.length;
+  const W = [1n];
+  for (let m = 1; m < n; m++) W.push((W[m - 1] * w) % R);
+  const out = [];
+  for (let k = 0; k < n; k++) {
+    let acc = 0n;
+    for (let j = 0; j < n; j++) {
+      const e = (j * k) % n;
+      acc += a[j] * W[s > 0 || e === 0 ? e : n - e];
+    }
+    out.push(acc % R);
+  }
+  return out;
+}
+const nttOf = (v) => {
+  const out = naiveDft(v, omegaN(v.length), 1);
+  assert(JSON.stringify(out.map(String)) === JSON.stringify(nobleFft.direct(v).map(String)), 'ntt vs noble');
+  return out;
+};
+const inttOf = (V) => {
+  const ni = Fr.inv(BigInt(V.length));
+  const out = naiveDft(V, omegaN(V.length), -1).map((x) => (x * ni) % R);
+  assert(JSON.stringify(out.map(String)) === JSON.stringify(nobleFft.inverse(V).map(String)), 'intt vs noble');
+  return out;
+};
+const cosetOf = (g, v) => {
+  const gp = [1n];
+  for (let j = 1; j < v.length; j++) gp.push((gp[j - 1] * g) % R);
+  const out = naiveDft(v.map((x, j) => (x * gp[j]) % R), omegaN(v.length), 1);
+  // noble: evaluate by Horner at the n points directly (cheap cross-check for small n)
+  if (v.length <= 64) {
+    const w = omegaN(v.length);
+    for (let kk = 0, x = g; kk < v.length; kk++, x = Fr.mul(x, w)) {
+      let acc = Fr.ZERO;
+      for (let j = v.length - 1; j >= 0; j--) acc = Fr.add(Fr.mul(acc, x), v[j]);
+      assert(acc === out[kk], 'coset vs horner');
+    }
+  }
+  return out;
+};
+// largest log2(n) of the one-random-case-per-size sweep (keeps the file near 2 MB)
+const NTT_MAX_LOG = { fr_ntt: 10, fr_intt: 9, fr_coset_ntt: 8 };
+{
+  const rv = (n) => Array.from({ length: n }, () => randFr());
+  const delta = (n, i = 0) => Array.from({ length: n }, (_, j) => (j === i ? 1n : 0n));
+  const fill = (n, c) => Array(n).fill(c);
+  const hx = (a) => a.map((x) => frHex(x));
+  const eqv = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
+  const nttErrs = (op, pre) => {
+    emitErr(op, [...pre]);                              // n = 0
+    emitErr(op, [...pre, ...hx(rv(3))]);                // n = 3
+    emitErr(op, [...pre, ...hx(rv(6))]);                // n = 6
+    emitErr(op, [...pre, ...hx(rv(5))]);                // n = 5
+    emitErr(op, [...pre, ...hx([randFr(), R, randFr(), randFr()])]); // a value = r
+    emitErr(op, [...pre, ...hx([randFr(), TWO256 - 1n])]);
+    emitErr(op, [...pre, frHex(R - 1n + R)]);           // n = 1, value ≥ r
+    { const a = [...pre, ...hx(rv(8))]; a[a.length - 1] = a[a.length - 1].slice(0, 62); emitErr(op, a); } // 31-byte value
+  };
+
+  { // ---- fr_ntt
+    const op = 'fr_ntt';
+    rng = new Prng(args.seed, op);
+    const em = (v, expect) => { const out = nttOf(v); if (expect) assert(eqv(out, expect), `${op} construction`); emit(op, hx(v), hx(out)); };
+    for (let e = 0; e <= NTT_MAX_LOG[op]; e++) em(rv(1 << e));
+    em([0n], [0n]); em([1n], [1n]); em([R - 1n], [R - 1n]);
+    { const a = randFr(), b = randFr(); em([a, b], [Fr.add(a, b), Fr.sub(a, b)]); }
+    em([1n, R - 1n], [0n, 2n]);
+    em(delta(8), fill(8, 1n));                          // δ_0 → all ones
+    { const w = omegaN(8); em(delta(8, 1), Array.from({ length: 8 }, (_, kk) => Fr.pow(w, BigInt(kk)))); }
+    { const c = randFr(); em(fill(16, c), [Fr.mul(16n, c), ...fill(15, 0n)]); }
+    em(fill(4, 0n), fill(4, 0n));
+    em(fill(32, R - 1n));
+    { // v_j = ω^{-j}: V = n·δ_1
+      const n = 16, wi = Fr.inv(omegaN(n));
+      em(Array.from({ length: n }, (_, j) => Fr.pow(wi, BigInt(j))), [0n, 16n, ...fill(14, 0n)]);
+    }
+    em(Array.from({ length: 32 }, (_, j) => BigInt(j)));
+    em(rv(64).map((x) => (rng.int(10) < 9 ? 0n : x)));  // sparse
+    for (let i = 0; i < N; i++) em(rv(1 << rng.int(7)));
+    nttErrs(op, []);
+  }
+  { // ---- fr_intt
+    const op = 'fr_intt';
+    rng = new Prng(args.seed, op);
+    const em = (V, expect) => { const out = inttOf(V); if (expect) assert(eqv(out, expect), `${op} construction`); emit(op, hx(V), hx(out)); };
+    for (let e = 0; e <= NTT_MAX_LOG[op]; e++) em(rv(1 << e));
+    em([0n], [0n]); em([1n], [1n]); em([R - 1n], [R - 1n]);
+    { const a = randFr(), b = randFr(), h = Fr.inv(2n); em([a, b], [Fr.mul(Fr.add(a, b), h), Fr.mul(Fr.sub(a, b), h)]); }
+    em(fill(8, 1n), delta(8));                          // all ones → δ_0
+    em([8n, ...fill(7, 0n)], fill(8, 1n));
+    { const c = randFr(); em(fill(16, c), [c, ...fill(15, 0n)]); }
+    em(fill(4, 0n), fill(4, 0n));
+    em(fill(32, R - 1n));
+    { const v = rv(32); em(nttOf(v), v); }              // round trip
+    for (let i = 0; i < N; i++) em(rv(1 << rng.int(7)));
+    nttErrs(op, []);
+  }
+  { // ---- fr_coset_ntt
+    const op = 'fr_coset_ntt';
+    rng = new Prng(args.seed, op);
+    const em = (g, v, expect) => { const out = cosetOf(g, v); if (expect) assert(eqv(out, expect), `${op} construction`); emit(op, [frHex(g), ...hx(v)], hx(out)); };
+    for (let e = 0; e <= NTT_MAX_LOG[op]; e++) em(7n, rv(1 << e));   // bellperson's coset: g = 7
+    for (const n of [1, 8, 64]) { const v = rv(n); em(1n, v, nttOf(v)); } // g = 1: plain NTT
+    for (const n of [1, 4, 32, 128]) em(randFrNZ(), rv(n));
+    em(R - 1n, rv(8));
+    em(7n, delta(16), fill(16, 1n));                    // δ_0 → all ones, any g
+    { const g = randFrNZ(), w = omegaN(8); em(g, delta(8, 1), Array.from({ length: 8 }, (_, kk) => Fr.mul(g, Fr.pow(w, BigInt(kk))))); }
+    for (const n of [8, 64]) em(omegaN(2 * n), rv(n));  // snarkjs-style odd coset: g = ω_{2n}
+    { // g = ω_n: the coset is the subgroup itself, out = NTT rotated by one
+      const v = rv(16), V = nttOf(v);
+      em(omegaN(16), v, V.map((_, kk) => V[(kk + 1) % 16]));
+    }
+    em(5n, rv(16));
+    for (let i = 0; i < N; i++) em(randFrNZ(), rv(1 << rng.int(7)));
+    // errors: shift 0, shift not canonical, missing shift, and the fr_ntt errors after g = 7
+    emitErr(op, [frHex(0n), ...hx(rv(4))]);
+    emitErr(op, [frHex(0n)]);
+    emitErr(op, [frHex(R), ...hx(rv(4))]);
+    emitErr(op, [frHex(R + 7n), ...hx(rv(2))]);
+    emitErr(op, [scHex(TWO256 - 1n), ...hx(rv(1))]);
+    emitErr(op, []);                                    // no shift at all
+    nttErrs(op, [frHex(7n)]);
+  }
 }
 
 // ---------------------------------------------------------------- finish

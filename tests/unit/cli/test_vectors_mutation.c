@@ -8,7 +8,8 @@
 
 static char *mutate_out(json_t *root) {
     json_t *outs = json_object_get(root, "out");
-    const char *s = json_string_value(json_array_get(outs, 0));
+    size_t which = (size_t)(check_rand64() % json_array_size(outs)); /* NTT ops hold n values */
+    const char *s = json_string_value(json_array_get(outs, which));
     size_t len = strlen(s);
     char *m = strdup(s);
     size_t pos = (size_t)(check_rand64() % len);
@@ -18,7 +19,7 @@ static char *mutate_out(json_t *root) {
         c = digits[check_rand64() % 16];
     while (c == m[pos]);
     m[pos] = c;
-    json_array_set_new(outs, 0, json_string(m));
+    json_array_set_new(outs, which, json_string(m));
     free(m);
     return json_dumps(root, JSON_COMPACT);
 }
