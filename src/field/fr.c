@@ -22,10 +22,30 @@ int fr_is_zero(const fr *a) { return mont_is_zero(a->l, 4); }
 int fr_is_one(const fr *a) { return mont_equal(a->l, FR_ONE.l, 4); }
 int fr_equal(const fr *a, const fr *b) { return mont_equal(a->l, b->l, 4); }
 
-void fr_add(fr *r, const fr *a, const fr *b) { mont_add(r->l, a->l, b->l, MOD, 4); }
-void fr_sub(fr *r, const fr *a, const fr *b) { mont_sub(r->l, a->l, b->l, MOD, 4); }
+void fr_add_portable(fr *r, const fr *a, const fr *b) { mont_add(r->l, a->l, b->l, MOD, 4); }
+void fr_sub_portable(fr *r, const fr *a, const fr *b) { mont_sub(r->l, a->l, b->l, MOD, 4); }
+
+void fr_add(fr *r, const fr *a, const fr *b) {
+#if defined(CUZK_HAVE_X86_ASM)
+    if (__builtin_expect(fp_asm_enabled(), 1)) {
+        fr_add_x86(r, a, b);
+        return;
+    }
+#endif
+    fr_add_portable(r, a, b);
+}
+
+void fr_sub(fr *r, const fr *a, const fr *b) {
+#if defined(CUZK_HAVE_X86_ASM)
+    if (__builtin_expect(fp_asm_enabled(), 1)) {
+        fr_sub_x86(r, a, b);
+        return;
+    }
+#endif
+    fr_sub_portable(r, a, b);
+}
 void fr_neg(fr *r, const fr *a) { mont_neg(r->l, a->l, MOD, 4); }
-void fr_dbl(fr *r, const fr *a) { mont_add(r->l, a->l, a->l, MOD, 4); }
+void fr_dbl(fr *r, const fr *a) { fr_add(r, a, a); }
 void fr_mul_portable(fr *r, const fr *a, const fr *b) {
     mont_mul(r->l, a->l, b->l, MOD, FR_INV, 4);
 }

@@ -28,9 +28,14 @@ void fr_neg(fr *r, const fr *a);
 void fr_dbl(fr *r, const fr *a);
 void fr_mul(fr *r, const fr *a, const fr *b);
 void fr_sqr(fr *r, const fr *a);
-/* Both implementations, for tests and benchmarks; fr_mul dispatches like fp_mul. */
+/* Both implementations; fr_mul/fr_add/fr_sub dispatch like fp_mul.  Hot loops
+ * that already know the path (the NTT kernels) may call the _adx one directly. */
 void fr_mul_portable(fr *r, const fr *a, const fr *b);
 void fr_mul_adx(fr *r, const fr *a, const fr *b);
+void fr_add_portable(fr *r, const fr *a, const fr *b);
+void fr_sub_portable(fr *r, const fr *a, const fr *b);
+void fr_add_x86(fr *r, const fr *a, const fr *b);
+void fr_sub_x86(fr *r, const fr *a, const fr *b);
 void fr_pow_vartime(fr *r, const fr *a, const uint64_t *e, size_t n);
 /* r = 1/a; r = 0 when a = 0. */
 void fr_inv(fr *r, const fr *a);

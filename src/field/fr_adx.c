@@ -82,8 +82,77 @@ void fr_mul_adx(fr *r, const fr *a, const fr *b) {
     r->l[3] = t2;
 }
 
+/* r = a + b mod r and r = a - b mod r: the 4-limb twins of fp_add_x86 /
+ * fp_sub_x86 (store the raw result, then CMOV it back from memory). */
+void fr_add_x86(fr *r, const fr *a, const fr *b) {
+    uint64_t x0, x1, x2, x3;
+    __asm__ volatile("movq 0(%[a]), %[x0]\n\t"
+                     "addq 0(%[b]), %[x0]\n\t"
+                     "movq 8(%[a]), %[x1]\n\t"
+                     "adcq 8(%[b]), %[x1]\n\t"
+                     "movq 16(%[a]), %[x2]\n\t"
+                     "adcq 16(%[b]), %[x2]\n\t"
+                     "movq 24(%[a]), %[x3]\n\t"
+                     "adcq 24(%[b]), %[x3]\n\t"
+                     "movq %[x0], 0(%[r])\n\t"
+                     "movq %[x1], 8(%[r])\n\t"
+                     "movq %[x2], 16(%[r])\n\t"
+                     "movq %[x3], 24(%[r])\n\t"
+                     "subq %[q], %[x0]\n\t"
+                     "sbbq 8+%[q], %[x1]\n\t"
+                     "sbbq 16+%[q], %[x2]\n\t"
+                     "sbbq 24+%[q], %[x3]\n\t"
+                     "cmovcq 0(%[r]), %[x0]\n\t"
+                     "cmovcq 8(%[r]), %[x1]\n\t"
+                     "cmovcq 16(%[r]), %[x2]\n\t"
+                     "cmovcq 24(%[r]), %[x3]\n\t"
+                     "movq %[x0], 0(%[r])\n\t"
+                     "movq %[x1], 8(%[r])\n\t"
+                     "movq %[x2], 16(%[r])\n\t"
+                     "movq %[x3], 24(%[r])\n\t"
+                     : [x0] "=&r"(x0), [x1] "=&r"(x1), [x2] "=&r"(x2), [x3] "=&r"(x3), "=m"(*r)
+                     : [a] "r"(a->l), [b] "r"(b->l), [r] "r"(r->l), [q] "m"(MOD), "m"(*a), "m"(*b)
+                     : "cc");
+}
+
+void fr_sub_x86(fr *r, const fr *a, const fr *b) {
+    uint64_t x0, x1, x2, x3, m;
+    __asm__ volatile("movq 0(%[a]), %[x0]\n\t"
+                     "subq 0(%[b]), %[x0]\n\t"
+                     "movq 8(%[a]), %[x1]\n\t"
+                     "sbbq 8(%[b]), %[x1]\n\t"
+                     "movq 16(%[a]), %[x2]\n\t"
+                     "sbbq 16(%[b]), %[x2]\n\t"
+                     "movq 24(%[a]), %[x3]\n\t"
+                     "sbbq 24(%[b]), %[x3]\n\t"
+                     "sbbq %[m], %[m]\n\t"
+                     "movq %[x0], 0(%[r])\n\t"
+                     "movq %[x1], 8(%[r])\n\t"
+                     "movq %[x2], 16(%[r])\n\t"
+                     "movq %[x3], 24(%[r])\n\t"
+                     "addq %[q], %[x0]\n\t"
+                     "adcq 8+%[q], %[x1]\n\t"
+                     "adcq 16+%[q], %[x2]\n\t"
+                     "adcq 24+%[q], %[x3]\n\t"
+                     "testq %[m], %[m]\n\t"
+                     "cmovzq 0(%[r]), %[x0]\n\t"
+                     "cmovzq 8(%[r]), %[x1]\n\t"
+                     "cmovzq 16(%[r]), %[x2]\n\t"
+                     "cmovzq 24(%[r]), %[x3]\n\t"
+                     "movq %[x0], 0(%[r])\n\t"
+                     "movq %[x1], 8(%[r])\n\t"
+                     "movq %[x2], 16(%[r])\n\t"
+                     "movq %[x3], 24(%[r])\n\t"
+                     : [x0] "=&r"(x0), [x1] "=&r"(x1), [x2] "=&r"(x2), [x3] "=&r"(x3), [m] "=&r"(m),
+                       "=m"(*r)
+                     : [a] "r"(a->l), [b] "r"(b->l), [r] "r"(r->l), [q] "m"(MOD), "m"(*a), "m"(*b)
+                     : "cc");
+}
+
 #else
 
 void fr_mul_adx(fr *r, const fr *a, const fr *b) { fr_mul_portable(r, a, b); }
+void fr_add_x86(fr *r, const fr *a, const fr *b) { fr_add_portable(r, a, b); }
+void fr_sub_x86(fr *r, const fr *a, const fr *b) { fr_sub_portable(r, a, b); }
 
 #endif

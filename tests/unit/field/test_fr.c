@@ -21,6 +21,15 @@ static void test_laws(void) {
         CHECK(fr_equal(&t, &u));
         fr_mul(&v, &b, &a);
         CHECK(fr_equal(&t, &v));
+        fr_add_portable(&t, &a, &b);
+        fr_add_x86(&u, &a, &b);
+        CHECK(fr_equal(&t, &u));
+        fr_sub_portable(&t, &a, &b);
+        fr_sub_x86(&u, &a, &b);
+        CHECK(fr_equal(&t, &u));
+        u = a; /* aliasing */
+        fr_sub_x86(&u, &u, &b);
+        CHECK(fr_equal(&t, &u));
         fr_add(&t, &a, &b);
         fr_mul(&t, &t, &c);
         fr_mul(&u, &a, &c);
