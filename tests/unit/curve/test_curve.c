@@ -3,6 +3,7 @@
  * (i*G for i = 0..999, compressed and uncompressed). */
 #include "check.h"
 #include "curve/encode.h"
+#include "curve/fixed_base.h"
 #include "field/constants.h"
 
 static fr rand_fr(void) {
@@ -275,6 +276,47 @@ static void test_decode_garbage(void) {
     CHECK(accepted > 0); /* infinity encodings at least */
 }
 
+/* Fixed-base tables against the variable-base ladder, edge scalars included. */
+static void test_fixed_base(void) {
+    enum { N = 300 };
+    fr k[N];
+    for (int i = 0; i < N; i++)
+        k[i] = rand_fr();
+    fr_set_zero(&k[0]);
+    fr_set_one(&k[1]);
+    fr_set_one(&k[2]);
+    fr_neg(&k[2], &k[2]);
+    static const unsigned windows[] = {1, 5, 8};
+    for (int wi = 0; wi < 3; wi++) {
+        g1_affine g1, out1[N];
+        g2_affine g2, out2[N];
+        g1_affine_generator(&g1);
+        g2_affine_generator(&g2);
+        g1_fixed_table t1;
+        g2_fixed_table t2;
+        CHECK(g1_fixed_table_init(&t1, &g1, windows[wi]) == 0);
+        CHECK(g2_fixed_table_init(&t2, &g2, windows[wi]) == 0);
+        CHECK(g1_fixed_mul_many(out1, &t1, k, N, 2) == 0);
+        CHECK(g2_fixed_mul_many(out2, &t2, k, N / 10, 2) == 0);
+        for (int i = 0; i < N; i++) {
+            g1_jac j, e;
+            g1_jac_from_affine(&j, &g1);
+            g1_jac_mul_vartime(&j, &j, &k[i]);
+            g1_jac_from_affine(&e, &out1[i]);
+            CHECK(g1_jac_equal(&j, &e));
+        }
+        for (int i = 0; i < N / 10; i++) {
+            g2_jac j, e;
+            g2_jac_from_affine(&j, &g2);
+            g2_jac_mul_vartime(&j, &j, &k[i]);
+            g2_jac_from_affine(&e, &out2[i]);
+            CHECK(g2_jac_equal(&j, &e));
+        }
+        g1_fixed_table_free(&t1);
+        g2_fixed_table_free(&t2);
+    }
+}
+
 int main(void) {
     check_seed("test_curve");
     test_g1_laws();
@@ -283,5 +325,6 @@ int main(void) {
     test_decode_rejects();
     test_zkcrypto_vectors();
     test_decode_garbage();
+    test_fixed_base();
     return check_finish();
 }
