@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/cmd_groth16.h"
 #include "cli/selftest.h"
 
 #include "cuzk/version.h"
@@ -12,6 +13,12 @@ static int usage(FILE *to) {
             "usage: cuzk <command> [args]\n"
             "commands:\n"
             "  selftest [--vectors FILE] [--eip2537 FILE]   check the arithmetic\n"
+            "  setup --circuit C --params F --vk F          TEST-ONLY parameters for a built-in "
+            "circuit\n"
+            "  prove --circuit C --params F --proof F [--public F]   prove (self-verified)\n"
+            "  verify --vk F --proof F --public F           verify a bellperson-format proof\n"
+            "  bench prove [--circuit random:N] [--threads T] [--reps R]   per-phase timing\n"
+            "  (built-in circuits C: cubic[:X], random:N[:SEED])\n"
             "  version                                      print the version\n"
             "  help                                         this text\n",
             CUZK_VERSION_STRING);
@@ -24,6 +31,14 @@ int main(int argc, char **argv) {
     const char *cmd = argv[1];
     if (strcmp(cmd, "selftest") == 0)
         return cmd_selftest(argc - 2, argv + 2);
+    if (strcmp(cmd, "setup") == 0)
+        return cmd_setup(argc - 2, argv + 2);
+    if (strcmp(cmd, "prove") == 0)
+        return cmd_prove(argc - 2, argv + 2);
+    if (strcmp(cmd, "verify") == 0)
+        return cmd_verify(argc - 2, argv + 2);
+    if (strcmp(cmd, "bench") == 0 && argc > 2 && strcmp(argv[2], "prove") == 0)
+        return cmd_bench_prove(argc - 3, argv + 3);
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
         printf("cuzk %s\n", CUZK_VERSION_STRING);
         return 0;

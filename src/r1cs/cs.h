@@ -1,0 +1,147 @@
+/* One synthesis API, several constraint-system modes.
+ *
+ * A circuit is a C function written once against this API:
+ *
+ *     int my_circuit(r1cs_cs *cs, void *ctx) {
+ *         r1cs_var x = r1cs_alloc(cs, have ? &x_val : NULL);
+ *         ...
+ *         r1cs_enforce(cs, "x squared", &a, &b, &c);     // a * b = c
+ *         return 0;
+ *     }
+ *
+ * and run by r1cs_synthesize in one of these modes:
+ *   R1CS_PROVE  - keeps the input/aux assignments, the evaluations a_j, b_j,
+ *                 c_j of every constraint and the density bitmaps; yields an
+ *                 r1cs_partition (partition.h) for a prover backend.  Needs
+ *                 values.  This is bellperson 0.27's ProvingAssignment.
+ *   R1CS_COUNT  - counts constraints, variables and non-zero A/B/C terms.
+ *                 With values (R1CS_VALUES) it also checks every constraint
+ *                 and reports the first unsatisfied one with its namespace
+ *                 path ("porep/challenge 3/sha256/.../maj"); only then are
+ *                 namespace names formatted at all.
+ *   R1CS_RECORD - records A, B, C as CSR matrices (csr.h), for parameter
+ *                 generation and a pre-compiled evaluator.  No values:
+ *                 r1cs_has_values is false whatever the flags say.
+ * Every mode first allocates input 0 = ONE and, when synthesis ends, appends
+ * bellperson's input constraints: for each input i (ONE included) one row
+ * A = input_i, B = 0, C = 0, so rows = circuit constraints + inputs.
+ *
+ * Errors are sticky: alloc/enforce never fail in the caller's face; the first
+ * error is kept (r1cs_error), later calls do nothing, and r1cs_synthesize /
+ * r1cs_finish return it.  An unsatisfied constraint is a finding of the
+ * checking mode, not an error.
+ *
+ * A handle is used by one thread at a time. */
+#ifndef CUZK_R1CS_CS_H
+#define CUZK_R1CS_CS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "r1cs/csr.h"
+#include "r1cs/lc.h"
+#include "r1cs/partition.h"
+
+typedef enum { R1CS_PROVE = 0, R1CS_COUNT = 1, R1CS_RECORD = 2 } r1cs_mode;
+
+/* Flags for r1cs_cs_new. */
+#define R1CS_VALUES 1u /* values are present (implied by R1CS_PROVE) */
+
+enum {
+    R1CS_OK = 0,
+    R1CS_ERR_NOMEM,         /* an allocation failed (also: a broken LC)          */
+    R1CS_ERR_MISSING_VALUE, /* a value was needed but NULL (AssignmentMissing)    */
+    R1CS_ERR_BAD_VARIABLE,  /* an LC names a variable not allocated yet           */
+    R1CS_ERR_NAMESPACE,     /* pop without push, or pushes left open at the end   */
+    R1CS_ERR_TOO_LARGE,     /* more than 2^31 - 1 variables or 2^32 - 1 terms     */
+    R1CS_ERR_STATE,         /* call not valid in this mode / after finish         */
+    R1CS_ERR_CIRCUIT,       /* the synthesize function returned non-zero          */
+};
+
+/* Expected sizes; buffers are reserved once up front instead of growing.  Any
+ * field may be 0 (unknown); an underestimate only means growth, an
+ * overestimate is trimmed when the result is taken.  Passing NULL instead of
+ * a hint is the "off" side of this switch. */
+typedef struct {
+    size_t constraints; /* circuit constraints (input rows are added to it) */
+    size_t inputs;      /* including ONE */
+    size_t aux;
+    size_t nnz_a, nnz_b, nnz_c; /* R1CS_RECORD: expected non-zero terms */
+} r1cs_hint;
+
+typedef struct r1cs_cs r1cs_cs;
+
+typedef int (*r1cs_synth_fn)(r1cs_cs *cs, void *ctx);
+
+/* NULL when out of memory or mode is unknown.  Input 0 (ONE, value 1) is
+ * allocated here. */
+r1cs_cs *r1cs_cs_new(r1cs_mode mode, unsigned flags, const r1cs_hint *hint);
+void r1cs_cs_free(r1cs_cs *cs);
+
+/* Runs fn(cs, ctx), then r1cs_finish.  Returns the first error (R1CS_OK). */
+int r1cs_synthesize(r1cs_cs *cs, r1cs_synth_fn fn, void *ctx);
+/* Appends the input constraints and checks namespaces are closed; for code
+ * that drives alloc/enforce itself.  Once only. */
+int r1cs_finish(r1cs_cs *cs);
+
+r1cs_mode r1cs_get_mode(const r1cs_cs *cs);
+/* Whether the circuit should compute and pass values. */
+int r1cs_has_values(const r1cs_cs *cs);
+int r1cs_error(const r1cs_cs *cs);
+/* A readable description of the error, "" when none. */
+const char *r1cs_error_message(const r1cs_cs *cs);
+
+/* New private / public variable.  value may be NULL only when the mode has no
+ * values; it is read only when it has.  Both return a valid handle even after
+ * an error, so synthesis can run to its end. */
+r1cs_var r1cs_alloc(r1cs_cs *cs, const fr *value);
+r1cs_var r1cs_alloc_input(r1cs_cs *cs, const fr *value);
+
+/* The assigned value of v (modes with values); 0 if there is none. */
+int r1cs_get_value(fr *out, const r1cs_cs *cs, r1cs_var v);
+
+/* a * b = c.  The LCs stay owned by the caller.  name (may be NULL) is the
+ * constraint's annotation, read only if it is reported as unsatisfied; the
+ * _f form formats it printf-style, and only then. */
+void r1cs_enforce(r1cs_cs *cs, const char *name, const r1cs_lc *a, const r1cs_lc *b,
+                  const r1cs_lc *c);
+void r1cs_enforcef(r1cs_cs *cs, const r1cs_lc *a, const r1cs_lc *b, const r1cs_lc *c,
+                   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* Namespaces (bellpepper's cs.namespace(|| name)).  The name is formatted only
+ * in the checking mode; elsewhere only the depth is tracked. */
+void r1cs_push(r1cs_cs *cs, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void r1cs_pop(r1cs_cs *cs);
+/* The current namespace path ("" at the root, or when names are not kept). */
+const char *r1cs_path(const r1cs_cs *cs);
+
+/* Current sizes: circuit constraints so far (rows after finish), variables. */
+size_t r1cs_num_constraints(const r1cs_cs *cs);
+size_t r1cs_num_inputs(const r1cs_cs *cs);
+size_t r1cs_num_aux(const r1cs_cs *cs);
+
+typedef struct {
+    size_t constraints;       /* enforced by the circuit (TestConstraintSystem's count) */
+    size_t constraints_total; /* rows: + one input constraint per input */
+    size_t inputs;            /* including ONE */
+    size_t aux;
+    uint64_t nnz_a, nnz_b, nnz_c; /* non-zero coefficients over all rows */
+    int checked;                  /* values were present and every row was checked */
+    int satisfied;                /* checked and no row failed */
+    size_t first_unsatisfied;     /* row index, when !satisfied */
+    const char *unsatisfied_path; /* "ns/ns/name", owned by cs; NULL if none */
+} r1cs_counts;
+
+/* Any mode, after finish. */
+int r1cs_get_counts(const r1cs_cs *cs, r1cs_counts *out);
+
+/* Move the result out of a finished cs (which keeps only its counts). */
+int r1cs_take_partition(r1cs_cs *cs, r1cs_partition *out); /* R1CS_PROVE */
+int r1cs_take_matrices(r1cs_cs *cs, r1cs_matrices *out);   /* R1CS_RECORD */
+
+/* Heap bytes the cs holds now and at most so far (for benchmarks and the
+ * engine's memory budget). */
+size_t r1cs_bytes(const r1cs_cs *cs);
+size_t r1cs_peak_bytes(const r1cs_cs *cs);
+
+#endif

@@ -1,0 +1,32 @@
+/* The synthesized partition's bookkeeping: its size and release. */
+#include "r1cs/partition.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+size_t r1cs_partition_bytes(const r1cs_partition *p) {
+    size_t bytes = (3 * p->num_constraints + p->num_inputs + p->num_aux) * sizeof(fr);
+    size_t words = 2 * r1cs_bitmap_words(p->num_aux) + r1cs_bitmap_words(p->num_inputs);
+    return bytes + words * sizeof(uint64_t);
+}
+
+void r1cs_partition_free(r1cs_partition *p) {
+    free(p->a);
+    free(p->b);
+    free(p->c);
+    free(p->input);
+    free(p->aux);
+    free(p->a_aux_density);
+    free(p->b_input_density);
+    free(p->b_aux_density);
+    memset(p, 0, sizeof *p);
+}
+
+size_t r1cs_bitmap_popcount(const uint64_t *w, size_t nbits) {
+    size_t n = 0, full = nbits / 64;
+    for (size_t i = 0; i < full; i++)
+        n += (size_t)__builtin_popcountll(w[i]);
+    if (nbits % 64)
+        n += (size_t)__builtin_popcountll(w[full] & (((uint64_t)1 << (nbits % 64)) - 1));
+    return n;
+}

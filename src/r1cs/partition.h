@@ -1,0 +1,43 @@
+/* The synthesized partition: everything a Groth16 prover backend needs from
+ * one circuit instance (DESIGN.md section 2).
+ *
+ * Produced by the R1CS_PROVE mode (later also by a pre-compiled evaluator),
+ * consumed by any backend.  All values are Fr in Montgomery form.
+ *   a, b, c[j]   = <A_j, z>, <B_j, z>, <C_j, z> for every row j, input rows
+ *                  included (a = input_i, b = c = 0 for the last num_inputs rows)
+ *   input[i]     = public inputs, input[0] = 1
+ *   aux[i]       = private witness
+ *   density bitmaps, bit i of word i/64 = variable i occurs with a non-zero
+ *   coefficient in some A (aux only: inputs are always dense in A because of
+ *   the input rows) or B row, as bellperson's DensityTrackers.
+ * The struct owns every array (one allocation each); bits past the variable
+ * count are zero. */
+#ifndef CUZK_R1CS_PARTITION_H
+#define CUZK_R1CS_PARTITION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "field/fr.h"
+
+typedef struct {
+    size_t num_constraints; /* rows, input rows included */
+    size_t num_inputs;      /* ONE included */
+    size_t num_aux;
+    fr *a, *b, *c;
+    fr *input, *aux;
+    uint64_t *a_aux_density;   /* ceil(num_aux / 64) words */
+    uint64_t *b_input_density; /* ceil(num_inputs / 64) words */
+    uint64_t *b_aux_density;   /* ceil(num_aux / 64) words */
+} r1cs_partition;
+
+static inline size_t r1cs_bitmap_words(size_t bits) { return (bits + 63) / 64; }
+
+/* Heap bytes the partition owns. */
+size_t r1cs_partition_bytes(const r1cs_partition *p);
+/* Frees every array and zeroes the struct; a zeroed struct is fine. */
+void r1cs_partition_free(r1cs_partition *p);
+/* Number of set bits among the first nbits. */
+size_t r1cs_bitmap_popcount(const uint64_t *w, size_t nbits);
+
+#endif
