@@ -76,8 +76,10 @@ static void insert_at(r1cs_lc *lc, uint32_t pos, uint32_t key, const fr *coeff) 
     if (!reserve(lc, lc->len + 1))
         return;
     r1cs_term *t = terms_mut(lc);
-    if (pos < lc->len)
-        memmove(&t[pos + 1], &t[pos], (lc->len - pos) * sizeof *t);
+    /* shift the tail up by one (a loop, not memmove: newer GCCs' fortified
+     * memmove warns here on a bound they cannot see after inlining) */
+    for (uint32_t i = lc->len; i > pos; i--)
+        t[i] = t[i - 1];
     t[pos].coeff = *coeff;
     t[pos].var = key;
     lc->len++;
