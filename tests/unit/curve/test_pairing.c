@@ -4,6 +4,7 @@
  * the empty product.  Points come from the oracle too, so this test needs
  * only the field layer and pairing.c. */
 #include "check.h"
+#include "field_rand.h"
 #include "curve/pairing.h"
 #include "field/constants.h"
 
@@ -277,17 +278,6 @@ static int fp12_bytes_equal(const fp12 *a, const uint8_t want[FP12_BYTES]) {
     uint8_t got[FP12_BYTES];
     fp12_to_bytes_be(got, a);
     return memcmp(got, want, FP12_BYTES) == 0;
-}
-
-static fp rand_fp(void) {
-    for (;;) {
-        uint8_t b[48];
-        check_rand_bytes(b, 48);
-        b[0] &= 0x1f;
-        fp r;
-        if (fp_from_bytes_be(&r, b))
-            return r;
-    }
 }
 
 static fp12 rand_fp12(void) {

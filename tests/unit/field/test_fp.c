@@ -1,26 +1,10 @@
 /* Fp and Fp2: algebraic laws on random elements, the MULX/ADX path against
  * the portable one, encodings, square roots, and a few known answers. */
 #include "check.h"
+#include "field_rand.h"
 #include "field/constants.h"
 #include "field/fp.h"
 #include "field/fp2.h"
-
-static fp rand_fp(void) {
-    /* random 381-bit value below p: draw, clear top bits, retry if >= p */
-    for (;;) {
-        uint8_t b[48];
-        check_rand_bytes(b, 48);
-        b[0] &= 0x1f;
-        fp r;
-        if (fp_from_bytes_be(&r, b))
-            return r;
-    }
-}
-
-static fp2 rand_fp2(void) {
-    fp2 r = {rand_fp(), rand_fp()};
-    return r;
-}
 
 static void test_laws(void) {
     for (int i = 0; i < 2000; i++) {

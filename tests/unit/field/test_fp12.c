@@ -2,24 +2,9 @@
  * ones, Frobenius maps against p^k-th powers, cyclotomic squaring against
  * plain squaring inside the cyclotomic subgroup, and the byte layout. */
 #include "check.h"
+#include "field_rand.h"
 #include "field/constants.h"
 #include "field/fp12.h"
-
-static fp rand_fp(void) {
-    for (;;) {
-        uint8_t b[48];
-        check_rand_bytes(b, 48);
-        b[0] &= 0x1f;
-        fp r;
-        if (fp_from_bytes_be(&r, b))
-            return r;
-    }
-}
-
-static fp2 rand_fp2(void) {
-    fp2 r = {rand_fp(), rand_fp()};
-    return r;
-}
 
 static fp6 rand_fp6(void) {
     fp6 r = {rand_fp2(), rand_fp2(), rand_fp2()};

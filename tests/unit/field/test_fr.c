@@ -1,17 +1,10 @@
 /* Fr: algebraic laws, ADX against portable, encodings, reduction of 256-bit
  * scalars, roots of unity. */
 #include "check.h"
+#include "field_rand.h"
 #include "field/constants.h"
 #include "field/fp.h"
 #include "field/fr.h"
-
-static fr rand_fr(void) {
-    uint8_t b[32];
-    check_rand_bytes(b, 32);
-    fr r;
-    fr_from_bytes_le_reduce(&r, b);
-    return r;
-}
 
 static void test_laws(void) {
     for (int i = 0; i < 3000; i++) {

@@ -9,6 +9,7 @@
 #include "field/constants.h"
 #include "groth16/params.h"
 #include "groth16/proof.h"
+#include "field_rand.h"
 #include "trapdoor.h"
 #include "util/hex.h"
 
@@ -53,17 +54,6 @@ static g2_affine *g2_points(size_t n) {
 }
 
 /* Points on the curves but outside the order-r subgroup. */
-static fp rand_fp(void) {
-    for (;;) {
-        uint8_t b[48];
-        check_rand_bytes(b, 48);
-        b[0] &= 0x1f;
-        fp r;
-        if (fp_from_bytes_be(&r, b))
-            return r;
-    }
-}
-
 static g1_affine g1_outside(void) {
     for (;;) {
         fp x = rand_fp(), rhs, y;

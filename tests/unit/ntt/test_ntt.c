@@ -10,18 +10,11 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "field_rand.h"
 #include "field/constants.h"
 #include "field/fp.h"
 #include "field/fr.h"
 #include "ntt/ntt.h"
-
-static fr rand_fr(void) {
-    uint8_t b[32];
-    check_rand_bytes(b, 32);
-    fr r;
-    fr_from_bytes_le_reduce(&r, b);
-    return r;
-}
 
 static fr *alloc_vec(size_t n) {
     fr *v = malloc(n * sizeof(fr));

@@ -3,17 +3,10 @@
  * Indexer's own unit tests re-run here), then random operation sequences
  * against a naive dense model, small and spilling to the heap. */
 #include "check.h"
+#include "field_rand.h"
 #include "field/constants.h"
 #include "field/fr.h"
 #include "r1cs/lc.h"
-
-static fr rand_fr(void) {
-    uint8_t b[32];
-    check_rand_bytes(b, 32);
-    fr r;
-    fr_from_bytes_le_reduce(&r, b);
-    return r;
-}
 
 static fr fr_u(uint64_t v) {
     fr r;
