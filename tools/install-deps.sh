@@ -30,3 +30,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 if [ -f "$here/oracle/package-lock.json" ] && [ ! -d "$here/oracle/node_modules/@noble/curves" ]; then
     (cd "$here/oracle" && npm ci --no-audit --no-fund --loglevel=error)
 fi
+# snarkjs + circom2 + circomlib for the .zkey/.wtns end-to-end test (tests/oracle).
+if [ -f "$here/../tests/oracle/package-lock.json" ] && [ ! -d "$here/../tests/oracle/node_modules/snarkjs" ]; then
+    (cd "$here/../tests/oracle" && npm ci --no-audit --no-fund --loglevel=error)
+fi

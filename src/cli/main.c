@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli/cmd_groth16.h"
+#include "cli/cmd_zkey.h"
 #include "cli/selftest.h"
 
 #include "cuzk/version.h"
@@ -17,6 +18,9 @@ static int usage(FILE *to) {
             "circuit\n"
             "  prove --circuit C --params F --proof F [--public F]   prove (self-verified)\n"
             "  verify --vk F --proof F --public F           verify a bellperson-format proof\n"
+            "  prove zkey --zkey F --wtns F --proof F --public F [--threads N]\n"
+            "                                   snarkjs .zkey/.wtns (bls12381) -> snarkjs JSON\n"
+            "  verify zkey --vk F --proof F --public F      verify snarkjs JSON: OK/INVALID\n"
             "  bench prove [--circuit random:N] [--threads T] [--reps R]   per-phase timing\n"
             "  (built-in circuits C: cubic[:X], random:N[:SEED])\n"
             "  version                                      print the version\n"
@@ -33,6 +37,10 @@ int main(int argc, char **argv) {
         return cmd_selftest(argc - 2, argv + 2);
     if (strcmp(cmd, "setup") == 0)
         return cmd_setup(argc - 2, argv + 2);
+    if (strcmp(cmd, "prove") == 0 && argc > 2 && strcmp(argv[2], "zkey") == 0)
+        return cmd_prove_zkey(argc - 3, argv + 3);
+    if (strcmp(cmd, "verify") == 0 && argc > 2 && strcmp(argv[2], "zkey") == 0)
+        return cmd_verify_zkey(argc - 3, argv + 3);
     if (strcmp(cmd, "prove") == 0)
         return cmd_prove(argc - 2, argv + 2);
     if (strcmp(cmd, "verify") == 0)

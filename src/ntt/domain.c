@@ -54,6 +54,16 @@ static void powers_task(void *ctx, size_t task, unsigned worker) {
 }
 
 ntt_status ntt_domain_init(ntt_domain *d, unsigned log_n, unsigned threads) {
+    if (log_n < 1 || log_n > NTT_MAX_LOG_N) {
+        memset(d, 0, sizeof *d);
+        return NTT_ERR_SIZE;
+    }
+    fr omega;
+    fr_root_of_unity(&omega, log_n);
+    return ntt_domain_init_root(d, log_n, &omega, threads);
+}
+
+ntt_status ntt_domain_init_root(ntt_domain *d, unsigned log_n, const fr *omega, unsigned threads) {
     memset(d, 0, sizeof *d);
     if (log_n < 1 || log_n > NTT_MAX_LOG_N)
         return NTT_ERR_SIZE;
@@ -62,7 +72,7 @@ ntt_status ntt_domain_init(ntt_domain *d, unsigned log_n, unsigned threads) {
     size_t layer_size = (size_t)1 << lb;
     d->log_n = log_n;
     d->n = n;
-    fr_root_of_unity(&d->omega, log_n);
+    d->omega = *omega;
     fr_inv(&d->omega_inv, &d->omega);
     fr_set_u64(&d->n_inv, n);
     fr_inv(&d->n_inv, &d->n_inv);

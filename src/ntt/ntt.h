@@ -54,7 +54,7 @@ typedef struct {
 typedef struct {
     unsigned log_n;
     size_t n;
-    fr omega;     /* primitive n-th root of unity 7^((r-1)/n) */
+    fr omega;     /* primitive n-th root of unity (7^((r-1)/n) by default) */
     fr omega_inv; /* omega^-1 */
     fr n_inv;     /* n^-1 */
     /* Tables, owned by the domain (ntt_domain_destroy frees them). */
@@ -68,6 +68,10 @@ typedef struct {
  * plus 1 MiB at most).  On failure *d holds no memory (destroying it is
  * still allowed). */
 ntt_status ntt_domain_init(ntt_domain *d, unsigned log_n, unsigned threads);
+/* The same tables for a caller-given primitive n-th root of unity omega
+ * (e.g. snarkjs/ffjavascript's 5^((r-1)/n)); ntt_domain_init is this with
+ * 7^((r-1)/n).  The caller vouches that omega has order exactly n. */
+ntt_status ntt_domain_init_root(ntt_domain *d, unsigned log_n, const fr *omega, unsigned threads);
 void ntt_domain_destroy(ntt_domain *d);
 
 /* The transforms: a has d->n elements.  NTT_ERR_NO_MEMORY (scratch: 512 KiB
