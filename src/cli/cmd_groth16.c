@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cli/toy_circuits.h"
-#include "groth16/prover.h"
+#include "groth16/backend.h"
 #include "groth16/setup.h"
 #include "groth16/verify.h"
 #include "util/hex.h"
@@ -227,7 +227,8 @@ int cmd_prove(int argc, char **argv) {
     groth16_proof proof;
     groth16_pvk pvk;
     groth16_prove_timing t;
-    if (groth16_prove_cpu(&proof, &part, 1, &lp.d, NULL, NULL, a.threads, &t, &err) == GROTH16_OK &&
+    const groth16_backend *be = &groth16_backend_cpu;
+    if (be->prove(&proof, &part, 1, &lp.d, NULL, NULL, a.threads, &t, &err) == GROTH16_OK &&
         groth16_pvk_prepare(&pvk, &lp.gp.vk, &err) == GROTH16_OK) {
         /* never hand out a proof that does not verify */
         if (groth16_verify(&pvk, &proof, part.input + 1, part.num_inputs - 1, &err) == GROTH16_OK) {
@@ -378,7 +379,7 @@ int cmd_bench_prove(int argc, char **argv) {
         double synth = timing_now_ms() - ts;
         groth16_proof proof;
         groth16_prove_timing t;
-        if (groth16_prove_cpu(&proof, &part, 1, &d, NULL, NULL, a.threads, &t, &err)) {
+        if (groth16_backend_cpu.prove(&proof, &part, 1, &d, NULL, NULL, a.threads, &t, &err)) {
             fprintf(stderr, "cuzk bench: %s\n", err.msg);
             rc = 1;
         } else {
