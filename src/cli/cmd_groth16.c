@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/args.h"
 #include "cli/toy_circuits.h"
 #include "groth16/backend.h"
 #include "groth16/setup.h"
@@ -23,34 +24,16 @@ static int parse_args(args *a, int argc, char **argv, const char *usage) {
     memset(a, 0, sizeof *a);
     a->threads = par_cpu_count();
     a->reps = 3;
-    for (int i = 0; i < argc; i++) {
-        const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!v) {
-            fprintf(stderr, "missing value for %s\nusage: %s\n", k, usage);
-            return -1;
-        }
-        if (strcmp(k, "--circuit") == 0)
-            a->circuit = v;
-        else if (strcmp(k, "--params") == 0)
-            a->params = v;
-        else if (strcmp(k, "--vk") == 0)
-            a->vk = v;
-        else if (strcmp(k, "--proof") == 0)
-            a->proof = v;
-        else if (strcmp(k, "--public") == 0)
-            a->public_path = v;
-        else if (strcmp(k, "--threads") == 0)
-            a->threads = (unsigned)atoi(v);
-        else if (strcmp(k, "--reps") == 0)
-            a->reps = (unsigned)atoi(v);
-        else {
-            fprintf(stderr, "unknown option %s\nusage: %s\n", k, usage);
-            return -1;
-        }
-        i++;
+    const char *reps = NULL;
+    const cli_opt opts[] = {
+        {"--circuit", &a->circuit}, {"--params", &a->params},      {"--vk", &a->vk},
+        {"--proof", &a->proof},     {"--public", &a->public_path}, {"--reps", &reps}};
+    if (cli_parse(argc, argv, opts, sizeof opts / sizeof opts[0], &a->threads, usage))
+        return -1;
+    if (reps && (a->reps = (unsigned)atoi(reps)) < 1) {
+        fprintf(stderr, "cuzk: --reps wants a positive count, got \"%s\"\n", reps);
+        return -1;
     }
-    if (a->threads < 1)
-        a->threads = 1;
     return 0;
 }
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/args.h"
 #include "groth16/prove_zkey.h"
 #include "groth16/snarkjs_json.h"
 #include "groth16/verify.h"
@@ -30,38 +31,10 @@ typedef struct {
 static int parse(zargs *a, int argc, char **argv, const char *usage) {
     memset(a, 0, sizeof *a);
     a->threads = par_cpu_count();
-    for (int i = 0; i < argc; i += 2) {
-        const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!v) {
-            fprintf(stderr, "cuzk: missing value for %s\nusage: %s\n", k, usage);
-            return -1;
-        }
-        if (strcmp(k, "--zkey") == 0)
-            a->zkey = v;
-        else if (strcmp(k, "--wtns") == 0)
-            a->wtns = v;
-        else if (strcmp(k, "--proof") == 0)
-            a->proof = v;
-        else if (strcmp(k, "--public") == 0)
-            a->public_path = v;
-        else if (strcmp(k, "--vk") == 0)
-            a->vk = v;
-        else if (strcmp(k, "--vk-out") == 0)
-            a->vk_out = v;
-        else if (strcmp(k, "--threads") == 0) {
-            char *end;
-            long t = strtol(v, &end, 10);
-            if (*end || t < 1 || t > 1024) {
-                fprintf(stderr, "cuzk: --threads wants 1..1024, got \"%s\"\n", v);
-                return -1;
-            }
-            a->threads = (unsigned)t;
-        } else {
-            fprintf(stderr, "cuzk: unknown option %s\nusage: %s\n", k, usage);
-            return -1;
-        }
-    }
-    return 0;
+    const cli_opt opts[] = {{"--zkey", &a->zkey},   {"--wtns", &a->wtns},
+                            {"--proof", &a->proof}, {"--public", &a->public_path},
+                            {"--vk", &a->vk},       {"--vk-out", &a->vk_out}};
+    return cli_parse(argc, argv, opts, sizeof opts / sizeof opts[0], &a->threads, usage);
 }
 
 /* A decimal string < r (anything else: 0). */
