@@ -25,6 +25,7 @@ check() { # check DESCRIPTION WANT_RC COMMAND...
     fi
 }
 check "setup" 0 "$cuzk" setup --circuit "$circuit" --params "$dir/t.params" --vk "$dir/t.vk" --threads 2
+check "setup marks its files test-only" 0 grep -q '"test_only": true' "$dir/t.params.meta"
 check "prove" 0 "$cuzk" prove --circuit "$circuit" --params "$dir/t.params" --proof "$dir/p.bin" \
     --public "$dir/pub.txt" --threads 2
 check "cuzk verify" 0 "$cuzk" verify --vk "$dir/t.vk" --proof "$dir/p.bin" --public "$dir/pub.txt"

@@ -2,11 +2,13 @@
  * can fail says what and where; a proof is written only after it verified. */
 #include "cli/cmd_groth16.h"
 
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/args.h"
+#include "cuzk/version.h"
 #include "cli/toy_circuits.h"
 #include "groth16/backend.h"
 #include "groth16/setup.h"
@@ -65,6 +67,21 @@ static int synthesize(void *out, r1cs_mode mode, toy_circuit *c) {
     return rc == R1CS_OK ? 0 : -1;
 }
 
+/* The .params format has no room for a warning, so a sidecar says it, like
+ * Filecoin's .meta files beside its parameters: FILE.meta, JSON. */
+static int write_meta(const char *params_path, const char *circuit) {
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s.meta", params_path) >= (int)sizeof path)
+        return -1;
+    json_t *m = json_pack("{s:b, s:s, s:s, s:s}", "test_only", 1, "warning",
+                          "TEST-ONLY parameters from random toxic waste seen by one process: "
+                          "whoever ran this setup can forge proofs",
+                          "generator", "cuzk setup " CUZK_VERSION_STRING, "circuit", circuit);
+    int rc = m ? json_dump_file(m, path, JSON_INDENT(2)) : -1;
+    json_decref(m);
+    return rc;
+}
+
 int cmd_setup(int argc, char **argv) {
     const char *usage = "cuzk setup --circuit SPEC --params FILE --vk FILE [--threads N]";
     args a;
@@ -101,6 +118,10 @@ int cmd_setup(int argc, char **argv) {
             rc = 1;
         if (vf && fclose(vf) != 0)
             rc = 1;
+        if (rc == 0 && write_meta(a.params, a.circuit) != 0) {
+            fprintf(stderr, "cuzk setup: cannot write %s.meta\n", a.params);
+            rc = 1;
+        }
         if (rc == 0)
             printf("setup: %zu rows, %zu inputs, %zu aux; h %zu, l %zu, a %zu, b %zu points; "
                    "%.1f ms\n",
