@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "field/constants.h"
+#include "field/pow_template.h"
 #include "field/mont.h"
 #include "util/cpu.h"
 #include "util/verify.h"
@@ -102,18 +103,7 @@ void fp_sqr(fp *r, const fp *a) {
     fp_mul_portable(r, a, a);
 }
 
-void fp_pow_vartime(fp *r, const fp *a, const uint64_t *e, size_t n) {
-    fp acc = FP_ONE, base = *a;
-    size_t top = n * 64;
-    while (top > 0 && !((e[(top - 1) / 64] >> ((top - 1) % 64)) & 1))
-        top--;
-    for (size_t i = top; i-- > 0;) {
-        fp_sqr(&acc, &acc);
-        if ((e[i / 64] >> (i % 64)) & 1)
-            fp_mul(&acc, &acc, &base);
-    }
-    *r = acc;
-}
+POW_VARTIME_DEFINE(fp_pow_vartime, fp, fp_sqr, fp_mul, fp_set_one)
 
 void fp_inv(fp *r, const fp *a) { fp_pow_vartime(r, a, FP_EXP_INV.l, 6); }
 

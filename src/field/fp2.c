@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "field/constants.h"
+#include "field/pow_template.h"
 
 void fp2_set_zero(fp2 *r) { memset(r, 0, sizeof *r); }
 void fp2_set_one(fp2 *r) {
@@ -98,19 +99,7 @@ void fp2_inv(fp2 *r, const fp2 *a) {
     fp_neg(&r->c1, &t);
 }
 
-void fp2_pow_vartime(fp2 *r, const fp2 *a, const uint64_t *e, size_t n) {
-    fp2 acc, base = *a;
-    fp2_set_one(&acc);
-    size_t top = n * 64;
-    while (top > 0 && !((e[(top - 1) / 64] >> ((top - 1) % 64)) & 1))
-        top--;
-    for (size_t i = top; i-- > 0;) {
-        fp2_sqr(&acc, &acc);
-        if ((e[i / 64] >> (i % 64)) & 1)
-            fp2_mul(&acc, &acc, &base);
-    }
-    *r = acc;
-}
+POW_VARTIME_DEFINE(fp2_pow_vartime, fp2, fp2_sqr, fp2_mul, fp2_set_one)
 
 int fp2_is_square(const fp2 *a) {
     /* a is a square in Fp2 iff its norm a0^2 + a1^2 is a square in Fp. */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "field/constants.h"
+#include "field/pow_template.h"
 #include "field/fp.h"
 #include "field/mont.h"
 #include "util/verify.h"
@@ -64,18 +65,7 @@ void fr_mul(fr *r, const fr *a, const fr *b) {
 
 void fr_sqr(fr *r, const fr *a) { fr_mul(r, a, a); }
 
-void fr_pow_vartime(fr *r, const fr *a, const uint64_t *e, size_t n) {
-    fr acc = FR_ONE, base = *a;
-    size_t top = n * 64;
-    while (top > 0 && !((e[(top - 1) / 64] >> ((top - 1) % 64)) & 1))
-        top--;
-    for (size_t i = top; i-- > 0;) {
-        fr_sqr(&acc, &acc);
-        if ((e[i / 64] >> (i % 64)) & 1)
-            fr_mul(&acc, &acc, &base);
-    }
-    *r = acc;
-}
+POW_VARTIME_DEFINE(fr_pow_vartime, fr, fr_sqr, fr_mul, fr_set_one)
 
 void fr_inv(fr *r, const fr *a) { fr_pow_vartime(r, a, FR_EXP_INV.l, 4); }
 
