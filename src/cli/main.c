@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli/cmd_groth16.h"
+#include "cli/cmd_hash.h"
 #include "cli/cmd_zkey.h"
 #include "cli/selftest.h"
 
@@ -23,6 +24,7 @@ static int usage(FILE *to) {
             "  verify zkey --vk F --proof F --public F      verify snarkjs JSON: OK/INVALID\n"
             "  bench prove [--circuit random:N] [--threads T] [--reps R]   per-phase timing\n"
             "  (built-in circuits C: cubic[:X], random:N[:SEED])\n"
+            "  hash poseidon --arity A HEX...               Filecoin Poseidon (LE hex in/out)\n"
             "  version                                      print the version\n"
             "  help                                         this text\n",
             CUZK_VERSION_STRING);
@@ -47,6 +49,8 @@ int main(int argc, char **argv) {
         return cmd_verify(argc - 2, argv + 2);
     if (strcmp(cmd, "bench") == 0 && argc > 2 && strcmp(argv[2], "prove") == 0)
         return cmd_bench_prove(argc - 3, argv + 3);
+    if (strcmp(cmd, "hash") == 0)
+        return cmd_hash(argc - 2, argv + 2);
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
         printf("cuzk %s\n", CUZK_VERSION_STRING);
         return 0;
