@@ -13,7 +13,7 @@ export PATH="$PATH:/usr/local/cuda/bin"
     nvcc --version | tail -1
 } >"$out/machine.txt" 2>&1
 cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-    -DCUZK_JANSSON_ROOT="$PWD/.device/jansson" >"$out/build.txt" 2>&1 &&
+    -DCUZK_JANSSON_ROOT="$PWD/.device/jansson" -DCUZK_CRYPTO_ROOT="$PWD/.device/crypto" >"$out/build.txt" 2>&1 &&
     cmake --build build-gpu -j"$(nproc)" >>"$out/build.txt" 2>&1 || { tail -30 "$out/build.txt"; exit 1; }
 build-gpu/cuzk selftest | tee "$out/selftest.txt"
 # node and shared/ are not on that machine: the oracle and vector-file tests are left out

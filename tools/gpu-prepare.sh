@@ -8,3 +8,11 @@ mkdir -p "$dst/include" "$dst/lib"
 cp /usr/include/jansson.h /usr/include/jansson_config.h "$dst/include/"
 cp /usr/lib/x86_64-linux-gnu/libjansson.a "$dst/lib/"
 echo "prepared $dst"
+
+# OpenSSL's libcrypto, static, for the same reason.
+dst="$root/.device/crypto"
+mkdir -p "$dst/include" "$dst/lib"
+cp -r /usr/include/openssl "$dst/include/"
+cp /usr/include/x86_64-linux-gnu/openssl/*.h "$dst/include/openssl/"
+cp /usr/lib/x86_64-linux-gnu/libcrypto.a "$dst/lib/"
+echo "prepared $dst"

@@ -12,7 +12,7 @@ want build-essential
 want cmake
 want pkg-config
 want libjansson-dev # JSON Lines test vectors (later: config and status JSON)
-want libssl-dev     # OpenSSL SHA-256: an independent oracle for the SHA-256 gadget test
+want libssl-dev     # libcrypto: native SHA-256 (SHA-NI), BLAKE2b, ChaCha20 for Filecoin
 want_cmd python3 python3     # tools/gen_constants.py --check
 want_cmd node nodejs         # the @noble/curves oracle in tools/oracle
 want_cmd npm npm
