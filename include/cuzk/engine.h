@@ -1,0 +1,216 @@
+/* cuzk engine: the public API of the proving server (DESIGN.md "engine").
+ *
+ * The daemon (gRPC) and the CLI drive proofs only through this header.  Its
+ * enums carry the cuzk.v1 wire numbers, so the server copies them unchanged.
+ *
+ * Ownership: every pointer passed in is copied before the call returns; every
+ * result handed out is owned by the caller and released with the matching
+ * _clear/_free function.  All functions are thread-safe. */
+#ifndef CUZK_ENGINE_H
+#define CUZK_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* cuzk.v1.ProofKind */
+typedef enum {
+    CUZK_KIND_UNSPECIFIED = 0,
+    CUZK_KIND_POREP_C2 = 1,
+    CUZK_KIND_SNAP_DEALS = 2,
+    CUZK_KIND_WINDOW_POST = 3,
+    CUZK_KIND_WINNING_POST = 4,
+    CUZK_KIND_COUNT = 5
+} cuzk_proof_kind;
+
+/* cuzk.v1.Priority; DEFAULT picks the kind's default (Winning CRITICAL,
+ * Window HIGH, PoRep and Snap NORMAL). */
+typedef enum {
+    CUZK_PRIORITY_DEFAULT = 0,
+    CUZK_PRIORITY_LOW = 1,
+    CUZK_PRIORITY_NORMAL = 2,
+    CUZK_PRIORITY_HIGH = 3,
+    CUZK_PRIORITY_CRITICAL = 4
+} cuzk_priority;
+
+/* Job states.  The last three are final; AwaitProof's status maps
+ * COMPLETED/FAILED/CANCELLED one to one and a timed-out wait to TIMEOUT. */
+typedef enum {
+    CUZK_JOB_QUEUED = 0,
+    CUZK_JOB_RUNNING = 1,
+    CUZK_JOB_COMPLETED = 2,
+    CUZK_JOB_FAILED = 3,
+    CUZK_JOB_CANCELLED = 4
+} cuzk_job_state;
+
+/* Return codes; the server maps them to gRPC status codes. */
+typedef enum {
+    CUZK_OK = 0,
+    CUZK_E_INVALID = 1,     /* bad request: INVALID_ARGUMENT */
+    CUZK_E_UNSUPPORTED = 2, /* kind/proof has no circuit in this build: UNIMPLEMENTED */
+    CUZK_E_NOT_FOUND = 3,   /* unknown job id / circuit id: NOT_FOUND */
+    CUZK_E_TIMEOUT = 4,     /* await ran past its timeout (the job keeps running) */
+    CUZK_E_EXHAUSTED = 5,   /* queue full / over budget: RESOURCE_EXHAUSTED */
+    CUZK_E_SHUTDOWN = 6,    /* engine is draining: UNAVAILABLE */
+    CUZK_E_INTERNAL = 7     /* anything else: INTERNAL */
+} cuzk_status;
+
+#define CUZK_ERROR_LEN 512
+#define CUZK_JOB_ID_LEN 128 /* longest job id, NUL included */
+
+/* A proof request: the fields of cuzk.v1.SubmitProofRequest. */
+typedef struct {
+    const char *request_id; /* idempotency key; NULL or "" = engine assigns a UUIDv4 */
+    cuzk_proof_kind kind;
+    cuzk_priority priority;
+    uint64_t sector_size; /* 0 = derive from registered_proof */
+    uint64_t registered_proof;
+    const uint8_t *vanilla_proof; /* PoRep C2: the C1 output (Curio wrapper JSON) */
+    size_t vanilla_proof_len;
+    const uint8_t *const *vanilla_proofs; /* PoSt: per sector; Snap: per partition */
+    const size_t *vanilla_proofs_len;
+    size_t n_vanilla_proofs;
+    uint64_t sector_number;
+    uint64_t miner_id;
+    const uint8_t *randomness; /* 32 bytes or NULL */
+    uint32_t partition_index;
+    const uint8_t *comm_r_old, *comm_r_new, *comm_d_new; /* 32 bytes each or NULL */
+} cuzk_request;
+
+typedef struct {
+    char job_id[CUZK_JOB_ID_LEN];
+    uint32_t queue_position; /* jobs ahead of it at submit time */
+    int existing;            /* 1 when request_id matched a job already known */
+} cuzk_submit_info;
+
+/* Milliseconds per stage of one job (AwaitProofResponse's timing fields). */
+typedef struct {
+    uint64_t queue_wait_ms;
+    uint64_t srs_load_ms;
+    uint64_t synthesis_ms; /* summed over partitions */
+    uint64_t prove_ms;     /* backend time (GPU or CPU), summed over partitions */
+    uint64_t verify_ms;    /* self-verification */
+    uint64_t total_ms;     /* submit to final state */
+} cuzk_job_timings;
+
+typedef struct {
+    char job_id[CUZK_JOB_ID_LEN];
+    cuzk_job_state state;
+    uint8_t *proof; /* 192 bytes per partition, partition order; NULL unless COMPLETED */
+    size_t proof_len;
+    char error[CUZK_ERROR_LEN]; /* FAILED/CANCELLED: what happened */
+    cuzk_job_timings timings;
+} cuzk_result;
+
+void cuzk_result_clear(cuzk_result *r);
+
+/* Engine configuration: the [srs] [memory] [gpus] [scheduler] [synthesis]
+ * [pipeline] sections of cuzk.toml.  cuzk_engine_config_defaults fills the
+ * documented defaults (cuzk.example.toml); 0 means "auto" where noted. */
+typedef struct {
+    char param_cache[4096];        /* srs.param_cache (FIL_PROOFS_PARAMETER_CACHE wins if set) */
+    uint64_t memory_budget;        /* memory.total_budget in bytes; 0 = auto (MemTotal - margin) */
+    uint64_t memory_safety_margin; /* memory.safety_margin */
+    uint64_t eviction_min_idle_s;  /* memory.eviction_min_idle */
+    int gpu_devices[16];           /* gpus.devices; n_gpu_devices 0 = all found */
+    size_t n_gpu_devices;
+    unsigned gpu_threads;            /* gpus.gpu_threads: host threads for the prover; 0 = all */
+    unsigned gpu_workers_per_device; /* gpus.gpu_workers_per_device */
+    int use_gpu;                     /* 0 = CPU backend only */
+    unsigned max_batch_size;         /* scheduler.max_batch_size */
+    uint64_t max_batch_wait_ms;      /* scheduler.max_batch_wait_ms */
+    int sort_by_type;                /* scheduler.sort_by_type */
+    unsigned synthesis_threads;      /* synthesis.threads; 0 = all */
+    int pipeline_enabled;            /* pipeline.enabled */
+    unsigned synthesis_lookahead;    /* pipeline.synthesis_lookahead */
+    unsigned synthesis_concurrency;  /* pipeline.synthesis_concurrency */
+    unsigned max_parallel_synthesis; /* pipeline.max_parallel_synthesis */
+    unsigned max_gpu_queue_depth;    /* pipeline.max_gpu_queue_depth; 0 = auto */
+    unsigned max_pending_jobs;      /* beyond this, submit answers CUZK_E_EXHAUSTED; 0 = no limit */
+    unsigned result_keep_count;     /* finished results kept for Await */
+    uint64_t result_keep_s;         /* ... and for how long */
+    int self_verify;                /* verify every proof before returning it (default 1) */
+    int cancel_running_on_shutdown; /* drain: 1 = cancel running jobs, 0 = finish them */
+} cuzk_engine_config;
+
+void cuzk_engine_config_defaults(cuzk_engine_config *cfg);
+
+typedef struct cuzk_engine cuzk_engine;
+
+/* Starts the workers.  NULL with err filled on failure. */
+cuzk_engine *cuzk_engine_new(const cuzk_engine_config *cfg, char err[CUZK_ERROR_LEN]);
+/* Stops accepting work, then finishes or cancels running jobs (per config)
+ * and waits for the workers; blocked awaits return.  Idempotent. */
+void cuzk_engine_shutdown(cuzk_engine *e);
+void cuzk_engine_free(cuzk_engine *e); /* shuts down first if needed */
+
+/* Validates and queues a request.  A request_id already known returns that
+ * job (info->existing = 1) without queueing again. */
+cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_request *req, cuzk_submit_info *info,
+                               char err[CUZK_ERROR_LEN]);
+/* Waits for a job's final state; timeout_ms 0 = forever.  CUZK_E_TIMEOUT
+ * leaves the job running; out->state then holds its current state. */
+cuzk_status cuzk_engine_await(cuzk_engine *e, const char *job_id, uint64_t timeout_ms,
+                              cuzk_result *out);
+/* Queued jobs are removed at once; running jobs stop at the next partition
+ * boundary.  *was_running tells which. */
+cuzk_status cuzk_engine_cancel(cuzk_engine *e, const char *job_id, int *was_running);
+
+/* SRS management by circuit id ("porep-2k", "porep-32g", "wpost-32g", ...). */
+cuzk_status cuzk_engine_preload_srs(cuzk_engine *e, const char *circuit_id, int *already_loaded,
+                                    uint64_t *load_ms, char err[CUZK_ERROR_LEN]);
+cuzk_status cuzk_engine_evict_srs(cuzk_engine *e, const char *circuit_id, int *was_loaded,
+                                  uint64_t *freed_bytes);
+
+/* A snapshot for GetStatus and /status. */
+typedef struct {
+    char circuit_id[64];
+    int tier; /* 0 HOT, 1 WARM, 2 COLD: cuzk.v1.SRSStatus.Tier */
+    uint64_t size_bytes;
+    uint32_t ref_count;
+} cuzk_srs_status;
+
+typedef struct {
+    unsigned ordinal;
+    char name[128];
+    uint64_t vram_total_bytes, vram_free_bytes;
+    char current_job_id[CUZK_JOB_ID_LEN];
+    cuzk_proof_kind current_kind;
+} cuzk_gpu_status;
+
+typedef struct {
+    uint64_t uptime_s;
+    uint64_t completed, failed, cancelled;
+    uint64_t completed_by_kind[CUZK_KIND_COUNT], failed_by_kind[CUZK_KIND_COUNT];
+    uint32_t pending_by_kind[CUZK_KIND_COUNT], running_by_kind[CUZK_KIND_COUNT];
+    uint64_t memory_budget, memory_in_use; /* bytes: budget and what is accounted now */
+    uint64_t pinned_bytes, pinned_limit;
+    unsigned synthesis_active, synthesis_max;
+    uint64_t self_verify_failures;
+    cuzk_gpu_status *gpus; /* owned; cuzk_engine_status_clear frees */
+    size_t n_gpus;
+    cuzk_srs_status *srs;
+    size_t n_srs;
+} cuzk_engine_status;
+
+void cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *out);
+void cuzk_engine_status_clear(cuzk_engine_status *s);
+
+/* Prometheus text (the Rust daemon's metric names plus per-stage
+ * histograms); caller frees with free(). */
+char *cuzk_engine_metrics_text(cuzk_engine *e);
+
+/* Names: "porep-c2", "snap-update", "window-post", "winning-post" (status)
+ * and the same with '_' (metric labels). */
+const char *cuzk_kind_name(cuzk_proof_kind k);
+const char *cuzk_kind_label(cuzk_proof_kind k);
+cuzk_priority cuzk_kind_default_priority(cuzk_proof_kind k);
+const char *cuzk_status_name(cuzk_status s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
