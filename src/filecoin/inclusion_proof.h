@@ -1,0 +1,47 @@
+/* A Merkle inclusion proof as rust-fil-proofs' MerkleProof carries it
+ * (storage-proofs-core merkle/proof.rs; facts §2.4): Single, Sub or Top, with
+ * the path elements leaf -> root (base levels, then the one sub level, then
+ * the one top level).  Each element holds the arity-1 siblings and the
+ * position of the running node among them.
+ *
+ * The struct only points into memory that its container owns (an arena of
+ * the decoded vanilla proof); it has no free function of its own. */
+#ifndef CUZK_FILECOIN_INCLUSION_PROOF_H
+#define CUZK_FILECOIN_INCLUSION_PROOF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum { FC_PROOF_SINGLE = 0, FC_PROOF_SUB = 1, FC_PROOF_TOP = 2 } fc_proof_kind;
+
+typedef struct {
+    uint32_t n_hashes;           /* arity - 1 */
+    uint32_t index;              /* 0 .. arity-1 */
+    const uint8_t (*hashes)[32]; /* n_hashes siblings, 32-byte LE domain values */
+} fc_path_elem;
+
+typedef struct {
+    fc_proof_kind kind;
+    uint8_t root[32];
+    uint8_t leaf[32];
+    uint32_t n_base, n_sub, n_top; /* n_sub, n_top are 0 or 1 */
+    const fc_path_elem *elems;     /* n_base + n_sub + n_top, leaf to root */
+} fc_inclusion_proof;
+
+static inline size_t fc_inclusion_levels(const fc_inclusion_proof *p) {
+    return (size_t)p->n_base + p->n_sub + p->n_top;
+}
+
+/* The leaf index the path encodes: fold from the root end, acc = acc*arity + index. */
+uint64_t fc_inclusion_leaf_index(const fc_inclusion_proof *p);
+
+/* Recomputes the root from leaf and siblings with Filecoin's Poseidon
+ * (MerkleTree tag, arity = siblings + 1 per level) into root_out.  Returns 0,
+ * or -1 when a level's arity has no Poseidon instance or a value is not a
+ * canonical Fr. */
+int fc_inclusion_root_poseidon(uint8_t root_out[32], const fc_inclusion_proof *p);
+
+/* 1 when the recomputed root equals p->root and expected_root (if non-NULL). */
+int fc_inclusion_verify_poseidon(const fc_inclusion_proof *p, const uint8_t *expected_root);
+
+#endif
