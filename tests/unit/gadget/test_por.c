@@ -84,6 +84,41 @@ static void test_counts(void) {
     }
 }
 
+/* The production trees against the constraint model of facts 3.7
+ * (reference/verify/constraint_counts.py, which reproduces 11 published
+ * counts): a Poseidon level costs 314 / 387 / 530 (arity 2 / 4 / 8), a
+ * SHA-256 tree-D level 45,382, and a private-root PoR adds 2 (packing and
+ * root rows).  Trees R/C: 2 KiB 8-0-0 x 2, 8 MiB x 6, 512 MiB x 8, 32 GiB
+ * 8-8-0 with 9 base levels, 64 GiB 8-8-2; tree D depths 6 .. 31. */
+static void test_production_model(void) {
+    static const struct {
+        tree_hasher h;
+        unsigned base, sub, top, levels;
+        size_t want;
+    } prod[] = {
+        {TREE_HASH_POSEIDON, 8, 0, 0, 2, 2 * 530 + 2},
+        {TREE_HASH_POSEIDON, 8, 0, 0, 6, 6 * 530 + 2},
+        {TREE_HASH_POSEIDON, 8, 0, 0, 8, 8 * 530 + 2},
+        {TREE_HASH_POSEIDON, 8, 8, 0, 9, 10 * 530 + 2},
+        {TREE_HASH_POSEIDON, 8, 8, 2, 9, 10 * 530 + 314 + 2},
+        {TREE_HASH_SHA256, 2, 0, 0, 6, 6 * 45382 + 2},
+        {TREE_HASH_SHA256, 2, 0, 0, 18, 18 * 45382 + 2},
+        {TREE_HASH_SHA256, 2, 0, 0, 24, 24 * 45382 + 2},
+        {TREE_HASH_SHA256, 2, 0, 0, 30, 30 * 45382 + 2},
+        {TREE_HASH_SHA256, 2, 0, 0, 31, 31 * 45382 + 2},
+    };
+    for (size_t i = 0; i < sizeof prod / sizeof prod[0]; i++) {
+        por_shape s = {prod[i].h, prod[i].base, prod[i].sub, prod[i].top, prod[i].levels};
+        blank_ctx ctx = {&s, 1};
+        r1cs_cs *cs = r1cs_cs_new(R1CS_COUNT, 0, NULL);
+        CHECK(cs && r1cs_synthesize(cs, blank, &ctx) == R1CS_OK);
+        r1cs_counts k;
+        CHECK(r1cs_get_counts(cs, &k) == R1CS_OK && k.constraints == prod[i].want);
+        CHECK(k.inputs == 2);
+        r1cs_cs_free(cs);
+    }
+}
+
 /* por_no_challenge_input: the PoRCircuit levels less their index bits, plus
  * the root row (the Filecoin trees of test_por_no_challenge_input). */
 static void test_no_challenge_input(void) {
@@ -163,6 +198,7 @@ static void test_bad_shapes(void) {
 int main(void) {
     check_seed("test_por");
     test_counts();
+    test_production_model();
     test_no_challenge_input();
     test_sha256_node();
     test_bad_shapes();
