@@ -10,7 +10,8 @@
  *  - the PoR circuit with the proof as witness is satisfied, its public
  *    inputs are por_public_inputs (leaf index, root) and its computed root is
  *    the native root; a flipped sibling, index bit, leaf or root is reported
- *    unsatisfied; the same for por_no_challenge_input;
+ *    unsatisfied; the same for por_no_challenge_input; the proving mode
+ *    gives the same shape and inputs;
  *  - bad input: leaf counts that do not fill the shape, non-canonical
  *    Poseidon leaves, out-of-range indices.
  *
@@ -106,6 +107,19 @@ static int run_por(const merkle_proof *p, int private_root, int corrupt, size_t 
                   fr_equal(&got, &want[i]));
     }
     r1cs_cs_free(cs);
+    if (corrupt == OK_WITNESS && !private_root) {
+        /* the proving mode: same shape, same public inputs */
+        r1cs_cs *pc = r1cs_cs_new(R1CS_PROVE, R1CS_VALUES, NULL);
+        CHECK(por_circuit(pc, s, &v, &path, &r, 0) == 0);
+        CHECK(r1cs_finish(pc) == R1CS_OK);
+        r1cs_counts kp;
+        fr in;
+        CHECK(r1cs_get_counts(pc, &kp) == R1CS_OK);
+        CHECK(kp.constraints == k.constraints && kp.aux == k.aux && kp.nnz_a == k.nnz_a &&
+              kp.nnz_b == k.nnz_b && kp.nnz_c == k.nnz_c);
+        CHECK(r1cs_get_value(&in, pc, r1cs_input_var(2)) && fr_equal(&in, &root));
+        r1cs_cs_free(pc);
+    }
     return k.satisfied;
 }
 
