@@ -123,6 +123,32 @@ static int run_por(const merkle_proof *p, int private_root, int corrupt, size_t 
     return k.satisfied;
 }
 
+/* PoRCircuit with Root::Var leaf and root (as the PoRep circuit calls it:
+ * both allocated before, private root): satisfied, no extra variables. */
+static void run_por_vars(const merkle_proof *p, size_t public_constraints) {
+    uint32_t index[POR_MAX_LEVELS];
+    fr sib[POR_MAX_LEVELS * (POR_MAX_ARITY - 1)], leaf, root;
+    CHECK(merkle_proof_witness(p, index, sib, &leaf, &root) == MERKLE_OK);
+    r1cs_cs *cs = r1cs_cs_new(R1CS_COUNT, R1CS_VALUES, NULL);
+    por_root v = por_root_var(gnum_alloc(cs, &leaf)), r = por_root_var(gnum_alloc(cs, &root));
+    por_path path = {index, sib};
+    size_t aux0 = r1cs_num_aux(cs);
+    CHECK(por_circuit(cs, &p->shape, &v, &path, &r, 1) == 0);
+    size_t aux = r1cs_num_aux(cs) - aux0;
+    CHECK(r1cs_finish(cs) == R1CS_OK);
+    r1cs_counts k;
+    CHECK(r1cs_get_counts(cs, &k) == R1CS_OK && k.checked && k.satisfied);
+    CHECK(k.constraints == public_constraints - 1 && k.inputs == 2);
+    /* the same circuit with Root::Val allocates exactly the two roots more */
+    r1cs_cs *c2 = r1cs_cs_new(R1CS_COUNT, 0, NULL);
+    por_root v2 = por_root_val(NULL), r2 = por_root_val(NULL);
+    por_path none = {NULL, NULL};
+    CHECK(por_circuit(c2, &p->shape, &v2, &none, &r2, 1) == 0);
+    CHECK(r1cs_num_aux(c2) == aux + 2);
+    r1cs_cs_free(c2);
+    r1cs_cs_free(cs);
+}
+
 /* por_no_challenge_input over proof p, the root allocated first. */
 static int run_no_input(const merkle_proof *p, int corrupt) {
     const por_shape *s = &p->shape;
@@ -196,6 +222,7 @@ static void test_shape(const shape_case *c) {
         if (rep == 0) {
             printf("  %s %u-%u-%u, %zu leaves: %zu constraints\n", sha ? "sha256" : "poseidon",
                    c->base, c->sub, c->top, c->leaves, n);
+            run_por_vars(&p, n);
             for (int bad = BAD_SIBLING; bad <= BAD_ROOT; bad++)
                 CHECK(!run_por(&p, bad & 1, bad, &n));
             if (!sha) {
