@@ -25,6 +25,7 @@ static int usage(FILE *to) {
             "  bench prove [--circuit random:N] [--threads T] [--reps R]   per-phase timing\n"
             "  (built-in circuits C: cubic[:X], random:N[:SEED])\n"
             "  hash poseidon --arity A HEX...               Filecoin Poseidon (LE hex in/out)\n"
+            "  hash sha256-trunc HEX                        SHA-256 with byte 31 &= 0x3f\n"
             "  version                                      print the version\n"
             "  help                                         this text\n",
             CUZK_VERSION_STRING);

@@ -28,6 +28,33 @@ void multipack_pack_into_inputs(r1cs_cs *cs, const gbool *bits, size_t nbits) {
     r1cs_lc_free(&num);
 }
 
+gnum multipack_pack_bits(r1cs_cs *cs, const gbool *bits, size_t nbits) {
+    if (nbits > MULTIPACK_CHUNK)
+        nbits = MULTIPACK_CHUNK; /* upstream: bits.iter().take(CAPACITY) */
+    r1cs_lc num = R1CS_LC_INIT, one = R1CS_LC_INIT, x = R1CS_LC_INIT;
+    fr coeff, val;
+    fr_set_one(&coeff);
+    fr_set_zero(&val);
+    int known = 1;
+    for (size_t j = 0; j < nbits; j++) {
+        gbool_lc_add(&num, bits[j], &coeff);
+        int v = gbool_value(bits[j]);
+        if (v < 0)
+            known = 0;
+        else if (v)
+            fr_add(&val, &val, &coeff);
+        fr_dbl(&coeff, &coeff);
+    }
+    r1cs_push(cs, "input");
+    gnum r = gnum_alloc(cs, known ? &val : NULL);
+    r1cs_pop(cs);
+    r1cs_lc_add_var(&one, R1CS_ONE);
+    r1cs_lc_set_var(&x, r.var);
+    r1cs_enforce(cs, "packing constraint", &num, &one, &x);
+    r1cs_lc_free(&num);
+    return r;
+}
+
 void multipack_compute(fr *out, const uint8_t *bits, size_t nbits) {
     for (size_t start = 0, i = 0; start < nbits; start += MULTIPACK_CHUNK, i++) {
         size_t end = start + MULTIPACK_CHUNK < nbits ? start + MULTIPACK_CHUNK : nbits;
