@@ -1,9 +1,8 @@
-/* Native checks of Merkle inclusion proofs (the Poseidon trees R and C). */
+/* Decoded inclusion proofs -> the shared merkle_proof form. */
 #include "filecoin/inclusion_proof.h"
 
+#include <stdlib.h>
 #include <string.h>
-
-#include "gadget/poseidon.h"
 
 uint64_t fc_inclusion_leaf_index(const fc_inclusion_proof *p) {
     size_t n = fc_inclusion_levels(p);
@@ -13,34 +12,34 @@ uint64_t fc_inclusion_leaf_index(const fc_inclusion_proof *p) {
     return acc;
 }
 
-int fc_inclusion_root_poseidon(uint8_t root_out[32], const fc_inclusion_proof *p) {
-    fr cur, in[POSEIDON_MAX_ARITY];
-    if (!fr_from_bytes_le(&cur, p->leaf))
+int fc_inclusion_to_merkle(merkle_proof *out, const fc_inclusion_proof *in, tree_hasher h) {
+    memset(out, 0, sizeof *out);
+    size_t n = fc_inclusion_levels(in);
+    if (n == 0 || n > POR_MAX_LEVELS || in->n_base == 0)
         return -1;
-    for (size_t l = 0; l < fc_inclusion_levels(p); l++) {
-        const fc_path_elem *e = &p->elems[l];
-        unsigned arity = e->n_hashes + 1;
-        if (arity > POSEIDON_MAX_ARITY || !poseidon_arity_supported(arity) || e->index >= arity)
+    por_shape s = {.hasher = h, .base = in->elems[0].n_hashes + 1, .base_levels = in->n_base};
+    for (uint32_t l = 1; l < in->n_base; l++)
+        if (in->elems[l].n_hashes + 1 != s.base)
             return -1;
-        /* The running node goes in at its index; the siblings fill the rest in order. */
-        for (unsigned j = 0, h = 0; j < arity; j++) {
-            if (j == e->index)
-                in[j] = cur;
-            else if (!fr_from_bytes_le(&in[j], e->hashes[h++]))
-                return -1;
-        }
-        if (poseidon_hash(&cur, in, arity) != 0)
-            return -1;
+    if (in->n_sub)
+        s.sub = in->elems[in->n_base].n_hashes + 1;
+    if (in->n_top)
+        s.top = in->elems[in->n_base + in->n_sub].n_hashes + 1;
+    if ((in->kind == FC_PROOF_SINGLE) != (in->n_sub == 0 && in->n_top == 0) ||
+        (in->kind == FC_PROOF_TOP) != (in->n_top == 1) || por_shape_check(&s) != 0)
+        return -1;
+    size_t nsib = por_shape_siblings(&s);
+    out->siblings = malloc(nsib * 32);
+    if (!out->siblings)
+        return -1;
+    out->shape = s;
+    memcpy(out->leaf, in->leaf, 32);
+    memcpy(out->root, in->root, 32);
+    size_t k = 0;
+    for (size_t l = 0; l < n; l++) {
+        out->index[l] = in->elems[l].index;
+        memcpy(out->siblings + 32 * k, in->elems[l].hashes, 32 * (size_t)in->elems[l].n_hashes);
+        k += in->elems[l].n_hashes;
     }
-    fr_to_bytes_le(root_out, &cur);
     return 0;
-}
-
-int fc_inclusion_verify_poseidon(const fc_inclusion_proof *p, const uint8_t *expected_root) {
-    uint8_t root[32];
-    if (fc_inclusion_root_poseidon(root, p) != 0)
-        return 0;
-    if (memcmp(root, p->root, 32) != 0)
-        return 0;
-    return expected_root == NULL || memcmp(root, expected_root, 32) == 0;
 }

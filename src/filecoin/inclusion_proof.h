@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "filecoin/merkle_proof.h"
+
 typedef enum { FC_PROOF_SINGLE = 0, FC_PROOF_SUB = 1, FC_PROOF_TOP = 2 } fc_proof_kind;
 
 typedef struct {
@@ -35,13 +37,11 @@ static inline size_t fc_inclusion_levels(const fc_inclusion_proof *p) {
 /* The leaf index the path encodes: fold from the root end, acc = acc*arity + index. */
 uint64_t fc_inclusion_leaf_index(const fc_inclusion_proof *p);
 
-/* Recomputes the root from leaf and siblings with Filecoin's Poseidon
- * (MerkleTree tag, arity = siblings + 1 per level) into root_out.  Returns 0,
- * or -1 when a level's arity has no Poseidon instance or a value is not a
- * canonical Fr. */
-int fc_inclusion_root_poseidon(uint8_t root_out[32], const fc_inclusion_proof *p);
-
-/* 1 when the recomputed root equals p->root and expected_root (if non-NULL). */
-int fc_inclusion_verify_poseidon(const fc_inclusion_proof *p, const uint8_t *expected_root);
+/* A copy in merkle_proof form (merkle_proof.h: shape + flat siblings), whose
+ * verifier and witness builder serve every decoded proof.  h names the tree's
+ * hash.  Returns 0, or -1 when the levels do not form a por_shape (mixed base
+ * arities, a sub/top level of another form) or memory runs out.  The copy
+ * owns its siblings: merkle_proof_free. */
+int fc_inclusion_to_merkle(merkle_proof *out, const fc_inclusion_proof *in, tree_hasher h);
 
 #endif
