@@ -11,4 +11,8 @@ cd "$CUZK_BUILD_DIR"
 # The fresh oracle file's seed, printed here so that any run can be replayed.
 export CUZK_ORACLE_SEED="${CUZK_ORACLE_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}"
 echo "oracle vectors: fresh seed $CUZK_ORACLE_SEED (CUZK_ORACLE_SEED=$CUZK_ORACLE_SEED tools/test.sh replays it)"
-ctest --output-on-failure -j"$(nproc)" "$@"
+# Tests labelled `slow` (minutes each, e.g. the 512 MiB parent caches) run only
+# with CUZK_SLOW=1.
+slow=(-LE slow)
+[ "${CUZK_SLOW:-0}" = 1 ] && slow=()
+ctest --output-on-failure -j"$(nproc)" "${slow[@]}" "$@"
