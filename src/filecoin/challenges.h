@@ -40,10 +40,12 @@ uint64_t fc_synth_count(uint64_t nodes);
 /* The two ChaCha20 keys. */
 void fc_synth_gen_key(uint8_t key[32], const uint8_t replica_id[32], const uint8_t comm_r[32]);
 void fc_synth_select_key(uint8_t key[32], const uint8_t replica_id[32], const uint8_t seed[32]);
-/* Synthetic challenges first .. first+n-1 under gen_key (streamed, any n). */
+/* Synthetic challenges first .. first+n-1 under gen_key (streamed, any n);
+ * first + n <= 2^32 (rust-fil-proofs caps the count below 2^32). */
 void fc_synth_challenges(uint64_t *out, uint64_t first, size_t n, uint64_t nodes,
                          const uint8_t gen_key[32]);
-/* Synthetic indexes selected for challenges C*k .. C*k+C-1, each < n_synth. */
+/* Synthetic indexes selected for challenges C*k .. C*k+C-1, each < n_synth;
+ * n_synth >= 1 and C*(k+1) <= 2^32. */
 void fc_synth_select(uint64_t *out, size_t count, unsigned k, uint64_t n_synth,
                      const uint8_t select_key[32]);
 /* Partition k's synthetic PoRep challenges with n_synth synthetic challenges
