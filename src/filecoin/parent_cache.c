@@ -13,6 +13,7 @@
 #include "util/parallel.h"
 
 enum { CHUNK_NODES = 1 << 14 }; /* 896 KiB of cache per task */
+enum { WINDOW_MAX = 64 };       /* chunks per window: at most 56 MiB per buffer */
 
 size_t fc_stacked_graph_identifier(char *out, size_t cap, uint64_t nodes) {
     int n = snprintf(out, cap,
@@ -105,6 +106,8 @@ int fc_parent_cache_generate(uint8_t digest[32], const fc_graph *g, unsigned thr
         threads = 1;
     uint64_t total_chunks = (g->nodes + CHUNK_NODES - 1) / CHUNK_NODES;
     uint64_t window = (uint64_t)threads * 2;
+    if (window > WINDOW_MAX)
+        window = WINDOW_MAX;
     if (window > total_chunks)
         window = total_chunks;
     size_t wbytes = (size_t)window * CHUNK_NODES * FC_PARENT_CACHE_ENTRY_BYTES;
