@@ -11,4 +11,9 @@ cd "$CUZK_BUILD_DIR"
 # The fresh oracle file's seed, printed here so that any run can be replayed.
 export CUZK_ORACLE_SEED="${CUZK_ORACLE_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}"
 echo "oracle vectors: fresh seed $CUZK_ORACLE_SEED (CUZK_ORACLE_SEED=$CUZK_ORACLE_SEED tools/test.sh replays it)"
-ctest --output-on-failure -j"$(nproc)" "$@"
+# Tests labelled `slow` (minutes each, e.g. the 512 MiB parent caches) run only
+# with CUZK_SLOW=1; those labelled `huge` (32/64 GiB parent caches, for a big
+# machine) only when asked for: (cd build-asan && ctest -L huge).
+slow=(-LE "slow|huge")
+[ "${CUZK_SLOW:-0}" = 1 ] && slow=(-LE huge)
+ctest --output-on-failure -j"$(nproc)" "${slow[@]}" "$@"

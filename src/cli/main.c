@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/cmd_graph.h"
 #include "cli/cmd_groth16.h"
 #include "cli/cmd_hash.h"
 #include "cli/cmd_zkey.h"
@@ -26,6 +27,7 @@ static int usage(FILE *to) {
             "  (built-in circuits C: cubic[:X], random:N[:SEED])\n"
             "  hash poseidon --arity A HEX...               Filecoin Poseidon (LE hex in/out)\n"
             "  hash sha256-trunc HEX                        SHA-256 with byte 31 &= 0x3f\n"
+            "  graph cache-name|cache-digest PROOF [--out F]   SDR parent cache name / digest\n"
             "  version                                      print the version\n"
             "  help                                         this text\n",
             CUZK_VERSION_STRING);
@@ -52,6 +54,8 @@ int main(int argc, char **argv) {
         return cmd_bench_prove(argc - 3, argv + 3);
     if (strcmp(cmd, "hash") == 0)
         return cmd_hash(argc - 2, argv + 2);
+    if (strcmp(cmd, "graph") == 0)
+        return cmd_graph(argc - 2, argv + 2);
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
         printf("cuzk %s\n", CUZK_VERSION_STRING);
         return 0;
