@@ -6,6 +6,9 @@
 #include "cli/cmd_hash.h"
 #include "cli/cmd_zkey.h"
 #include "cli/selftest.h"
+#ifdef CUZK_HAVE_DAEMON
+#include "cli/cmd_daemon.h"
+#endif
 
 #include "cuzk/version.h"
 
@@ -25,6 +28,8 @@ static int usage(FILE *to) {
             "  bench prove [--circuit random:N] [--threads T] [--reps R]   per-phase timing\n"
             "  (built-in circuits C: cubic[:X], random:N[:SEED])\n"
             "  hash poseidon --arity A HEX...               Filecoin Poseidon (LE hex in/out)\n"
+            "  daemon --config F [--listen A]               the cuzk.v1 gRPC proving daemon "
+            "(if built)\n"
             "  version                                      print the version\n"
             "  help                                         this text\n",
             CUZK_VERSION_STRING);
@@ -49,6 +54,10 @@ int main(int argc, char **argv) {
         return cmd_verify(argc - 2, argv + 2);
     if (strcmp(cmd, "bench") == 0 && argc > 2 && strcmp(argv[2], "prove") == 0)
         return cmd_bench_prove(argc - 3, argv + 3);
+#ifdef CUZK_HAVE_DAEMON
+    if (strcmp(cmd, "daemon") == 0)
+        return cmd_daemon(argc - 2, argv + 2);
+#endif
     if (strcmp(cmd, "hash") == 0)
         return cmd_hash(argc - 2, argv + 2);
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
