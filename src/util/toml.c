@@ -3,6 +3,7 @@
  * carries the line and column where the scanner stopped. */
 #include "util/toml.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -319,6 +320,13 @@ static void free_parts(char *parts[], int n) {
 
 static toml_value *scan_value(scanner *sc, int depth);
 
+static int isdigit4(const char *p) {
+    for (int i = 0; i < 4; i++)
+        if (!isdigit((unsigned char)p[i]))
+            return 0;
+    return 1;
+}
+
 static toml_value *scan_integer(scanner *sc) {
     const char *start = sc->s;
     while (!at_end(sc) &&
@@ -334,17 +342,25 @@ static toml_value *scan_integer(scanner *sc) {
     memcpy(tok, start, len);
     tok[len] = 0;
     const char *p = tok;
+    int is_date = len >= 10 && isdigit4(p) && p[4] == '-' && p[7] == '-';
+    int is_time =
+        len >= 8 && p[2] == ':' && isdigit((unsigned char)p[0]) && isdigit((unsigned char)p[1]);
+    if (is_date || is_time) {
+        sc->s = start;
+        fail(sc, "dates and times are not supported (\"%s\")", tok);
+        return NULL;
+    }
+    if (strchr(p, ':') || (strchr(p, '.') && strchr(p, '.') != strrchr(p, '.'))) {
+        sc->s = start;
+        fail(sc, "invalid value \"%s\" (strings need quotes)", tok);
+        return NULL;
+    }
     if (strcmp(p, "inf") == 0 || strcmp(p, "nan") == 0 || strcmp(p, "+inf") == 0 ||
         strcmp(p, "-inf") == 0 || strcmp(p, "+nan") == 0 || strcmp(p, "-nan") == 0 ||
         (strpbrk(p, ".eE") && !(p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) &&
          strchr("+-0123456789", p[0]))) {
         sc->s = start;
         fail(sc, "floating-point values are not supported (\"%s\")", tok);
-        return NULL;
-    }
-    if (strchr(p, ':') || (strlen(p) >= 10 && p[4] == '-' && p[7] == '-')) {
-        sc->s = start;
-        fail(sc, "dates and times are not supported (\"%s\")", tok);
         return NULL;
     }
     int neg = 0, base = 10;
