@@ -9,10 +9,11 @@
  *  - A new call immediately starts RECV_CLOSE_ON_SERVER, so a client's
  *    cancellation or expired deadline marks the call "gone" while a handler
  *    still waits; handlers poll that flag between await slices (rpc.c).
- *  - Quick methods run on the queue thread; methods that can wait (Submit,
- *    Await, Prove, PreloadSRS) run on a detached thread each, bounded by
- *    MAX_WORKERS (beyond it: RESOURCE_EXHAUSTED).  The handler's thread sends
- *    the reply batch under the call's mutex.
+ *  - The queue thread never calls the engine: every call runs on a detached
+ *    thread of its own (Await and Prove wait for minutes; even a status call
+ *    may wait for an engine lock), bounded by MAX_WORKERS (beyond it:
+ *    RESOURCE_EXHAUSTED).  The handler's thread sends the reply batch under
+ *    the call's mutex.
  *  - A call is freed when both its close event and its send event have come
  *    back (refs 2 -> 0), always on the queue thread.
  * Shutdown: stop_accepting -> grpc_server_shutdown_and_notify; finish waits
@@ -241,10 +242,6 @@ static void on_new_call(grpc_service *s, call *c) {
         slog(SLOG_WARN, "grpc", "unknown method path=%s", m);
         gpr_free(m);
         send_reply(c, &r);
-        return;
-    }
-    if (!rpc_method_blocks((rpc_method)c->method)) {
-        run_handler(c);
         return;
     }
     pthread_mutex_lock(&s->mu);

@@ -28,10 +28,6 @@ const char *const rpc_method_path[RPC_METHOD_COUNT] = {
     "/cuzk.v1.ProvingEngine/GetStatus",   "/cuzk.v1.ProvingEngine/GetMetrics",
     "/cuzk.v1.ProvingEngine/PreloadSRS",  "/cuzk.v1.ProvingEngine/EvictSRS"};
 
-int rpc_method_blocks(rpc_method m) {
-    return m == RPC_AWAIT_PROOF || m == RPC_PROVE || m == RPC_PRELOAD_SRS || m == RPC_SUBMIT_PROOF;
-}
-
 int rpc_code_from_status(cuzk_status s) {
     switch (s) {
     case CUZK_OK:

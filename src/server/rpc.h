@@ -24,8 +24,6 @@ typedef enum {
 
 /* "/cuzk.v1.ProvingEngine/SubmitProof" ... */
 extern const char *const rpc_method_path[RPC_METHOD_COUNT];
-/* Methods that may wait a long time (they run on their own thread). */
-int rpc_method_blocks(rpc_method m);
 
 /* gRPC status codes (a wire standard, grpc/status.h). */
 enum {

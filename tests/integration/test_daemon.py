@@ -387,6 +387,35 @@ jobs(tcp, "tcp", JOB_MS)
 srs_and_status(tcp, "tcp")
 sigterm_during_prove(tcp, "tcp", pb.AwaitProofResponse.CANCELLED)
 
+# ---- many concurrent calls: every one answered, nothing crosses --------------------
+busy_d = Daemon("concurrent", f"127.0.0.1:{free_port()}", status=False)
+results = {}
+
+
+def one(i):
+    if i % 3 == 0:
+        r, e = busy_d.call("Prove", pb.ProveRequest(submit=winning(f"c-{i}")))
+        results[i] = e is None and r.result.job_id == f"c-{i}" and r.result.status in (
+            pb.AwaitProofResponse.COMPLETED, pb.AwaitProofResponse.FAILED)
+    elif i % 3 == 1:
+        r, e = busy_d.call("GetStatus", pb.GetStatusRequest())
+        results[i] = e is None
+    else:
+        r, e = busy_d.call("SubmitProof", porep(f"c-{i}"))
+        r2, e2 = busy_d.call("AwaitProof", pb.AwaitProofRequest(job_id=f"c-{i}"))
+        results[i] = e is None and e2 is None and r2.job_id == f"c-{i}"
+
+
+threads = [threading.Thread(target=one, args=(i,)) for i in range(96)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join(120)
+check(len(results) == 96 and all(results.values()),
+      f"96 concurrent calls (Prove, GetStatus, Submit+Await) all answered correctly "
+      f"({sum(results.values())}/96)")
+check(busy_d.stop() == 0, "concurrent: exit 0")
+
 # ---- start-up errors -------------------------------------------------------------
 blocker = socket.socket()
 blocker.bind(("127.0.0.1", 0))
