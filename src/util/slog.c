@@ -79,8 +79,17 @@ static size_t json_fields(char *out, size_t pos, size_t cap, const char *text) {
     p = first;
     while (p && p < end && pos + 8 < cap) {
         const char *k = p + 1, *eq = strchr(k, '=');
-        const char *v = eq + 1, *next = NULL;
-        for (const char *q = v; q < end; q++) {
+        const char *v = eq + 1, *next = NULL, *scan = v;
+        int quoted = *v == '"';
+        if (quoted) { /* key="a value with spaces": up to the closing quote */
+            const char *close = v + 1;
+            while (close < end && !(*close == '"' && (close + 1 == end || close[1] == ' ')))
+                close++;
+            scan = close < end ? close : v;
+            if (close >= end)
+                quoted = 0;
+        }
+        for (const char *q = scan; q < end; q++) {
             if (*q == ' ') {
                 const char *kk = q + 1;
                 while (kk < end && (isalnum((unsigned char)*kk) || *kk == '_'))
@@ -92,6 +101,10 @@ static size_t json_fields(char *out, size_t pos, size_t cap, const char *text) {
             }
         }
         const char *v_end = next ? next : end;
+        if (quoted && v_end - v >= 2 && v_end[-1] == '"') {
+            v++;
+            v_end--;
+        }
         out[pos++] = ',';
         out[pos++] = '"';
         pos = json_escape(out, pos, cap, k, (size_t)(eq - k));

@@ -109,7 +109,7 @@ def _kill_leftovers():
 
 
 class Daemon:
-    def __init__(self, name, listen, extra="", job_ms=0, status=True):
+    def __init__(self, name, listen, extra="", job_ms=0, status=True, log_format="text"):
         self.name = name
         self.listen = listen
         self.http_port = free_port() if status else None
@@ -119,7 +119,7 @@ class Daemon:
             if status:
                 f.write(f'status_listen = "127.0.0.1:{self.http_port}"\n')
             f.write(extra)
-            f.write('\n[logging]\nlevel = "debug"\n')
+            f.write(f'\n[logging]\nlevel = "debug"\nformat = "{log_format}"\n')
         self.log = os.path.join(tmp, f"{name}.log")
         env = dict(os.environ, CUZK_ENGINE_DOUBLE_JOB_MS=str(job_ms))
         env.pop("RUST_LOG", None)
@@ -374,10 +374,18 @@ check(not os.path.exists(sock), "uds: socket removed at exit")
 s = socket.socket(socket.AF_UNIX)
 s.bind(sock)
 s.close()
-uds2 = Daemon("uds-stale", f"unix://{sock}", status=False)
+uds2 = Daemon("uds-stale", f"unix://{sock}", status=False, log_format="json")
 r, e = uds2.call("GetStatus", pb.GetStatusRequest())
+uds2.call("SubmitProof", pb.SubmitProofRequest(proof_kind=9))
 check(e is None and "removed a stale socket" in uds2.logtext(), "uds: stale socket removed and replaced")
 check(uds2.stop(signal.SIGINT) == 0, "uds: SIGINT with nothing running -> exit 0")
+try:
+    lines = [json.loads(line) for line in uds2.logtext().splitlines()]
+except ValueError:
+    lines = []
+check(len(lines) >= 4 and all({"ts", "level", "target", "msg"} <= set(x) for x in lines)
+      and any(x.get("error") == "invalid proof_kind: 9" and x["level"] == "warn" for x in lines),
+      "logging.format = json: one JSON object per line, key=value pairs as fields")
 
 # ---- the TCP daemon: cancel running jobs on shutdown ----------------------------
 port = free_port()
