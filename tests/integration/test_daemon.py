@@ -39,14 +39,18 @@ ap = argparse.ArgumentParser()
 ap.add_argument("daemon")
 ap.add_argument("proto_dir")
 ap.add_argument("--engine", choices=["double", "real"], default="double")
+ap.add_argument("--pb2-dir", help="use proving_pb2 already generated here (hosts without protoc)")
 args = ap.parse_args()
 DOUBLE = args.engine == "double"
 
 tmp = tempfile.mkdtemp(prefix="cuzk-daemon-test-")
-protoc = shutil.which("protoc") or "/usr/bin/protoc"
-subprocess.run([protoc, f"--python_out={tmp}", f"-I{args.proto_dir}",
-                os.path.join(args.proto_dir, "cuzk/v1/proving.proto")], check=True)
-sys.path.insert(0, tmp)
+if args.pb2_dir:
+    sys.path.insert(0, args.pb2_dir)
+else:
+    protoc = shutil.which("protoc") or "/usr/bin/protoc"
+    subprocess.run([protoc, f"--python_out={tmp}", f"-I{args.proto_dir}",
+                    os.path.join(args.proto_dir, "cuzk/v1/proving.proto")], check=True)
+    sys.path.insert(0, tmp)
 from cuzk.v1 import proving_pb2 as pb  # noqa: E402
 
 failures = []
