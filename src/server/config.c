@@ -434,6 +434,20 @@ int cuzk_config_load(cuzk_config *out, const char *path, char err[CUZK_ERROR_LEN
     return 0;
 }
 
+/* A TOML basic string (quotes and backslashes escaped). */
+static void print_str(FILE *to, const char *key, const char *v) {
+    fprintf(to, "%s = \"", key);
+    for (; *v; v++) {
+        if (*v == '"' || *v == '\\')
+            fputc('\\', to);
+        if ((unsigned char)*v < 0x20)
+            fprintf(to, "\\u%04x", (unsigned char)*v);
+        else
+            fputc(*v, to);
+    }
+    fputs("\"\n", to);
+}
+
 static void print_size(FILE *to, const char *key, uint64_t b, int auto_zero) {
     if (auto_zero && b == 0)
         fprintf(to, "%s = \"auto\"\n", key);
@@ -443,12 +457,14 @@ static void print_size(FILE *to, const char *key, uint64_t b, int auto_zero) {
 
 void cuzk_config_print(FILE *to, const cuzk_config *c) {
     const cuzk_engine_config *e = &c->engine;
-    fprintf(to, "[daemon]\nlisten = \"%s\"\nstatus_listen = \"%s\"\nshutdown = \"%s\"\n",
-            c->daemon.listen, c->daemon.status_listen,
-            e->cancel_running_on_shutdown ? "cancel" : "finish");
+    fprintf(to, "[daemon]\n");
+    print_str(to, "listen", c->daemon.listen);
+    print_str(to, "status_listen", c->daemon.status_listen);
+    fprintf(to, "shutdown = \"%s\"\n", e->cancel_running_on_shutdown ? "cancel" : "finish");
     fprintf(to, "shutdown_timeout = \"%llums\"\n",
             (unsigned long long)c->daemon.shutdown_timeout_ms);
-    fprintf(to, "\n[srs]\nparam_cache = \"%s\"\n", e->param_cache);
+    fprintf(to, "\n[srs]\n");
+    print_str(to, "param_cache", e->param_cache);
     fprintf(to, "\n[memory]\n");
     print_size(to, "total_budget", e->memory_budget, 1);
     print_size(to, "safety_margin", e->memory_safety_margin, 0);

@@ -39,6 +39,7 @@
 #include <grpc/grpc_security.h>
 #include <grpc/slice.h>
 #include <grpc/support/alloc.h>
+#include <grpc/support/log.h>
 #include <grpc/support/time.h>
 
 #include "server/rpc.h"
@@ -303,6 +304,15 @@ static void *cq_main(void *arg) {
     return NULL;
 }
 
+/* gRPC core's own messages join our log (same format, same level filter). */
+static void grpc_log_to_slog(gpr_log_func_args *a) {
+    slog_level l = a->severity == GPR_LOG_SEVERITY_ERROR  ? SLOG_ERROR
+                   : a->severity == GPR_LOG_SEVERITY_INFO ? SLOG_DEBUG
+                                                          : SLOG_TRACE;
+    const char *file = strrchr(a->file, '/');
+    slog(l, "grpc-core", "%s src=%s:%d", a->message, file ? file + 1 : a->file, a->line);
+}
+
 /* ---- binding -------------------------------------------------------------- */
 
 static int mkdir_p(const char *dir) {
@@ -397,6 +407,7 @@ grpc_service *grpc_service_start(cuzk_engine *engine, const char *listen,
         snprintf(addr, sizeof addr, "%s", listen);
     }
 
+    gpr_set_log_function(grpc_log_to_slog);
     grpc_init();
     grpc_arg args[3];
     memset(args, 0, sizeof args);

@@ -214,6 +214,9 @@ if daemon:
     check(r.returncode == 0 and tomllib.loads(r.stdout)["srs"]["param_cache"] == "/from/env"
           and "FIL_PROOFS_PARAMETER_CACHE overrides" in r.stderr,
           "FIL_PROOFS_PARAMETER_CACHE overrides srs.param_cache, with a warning")
+    r = run('[srs]\nparam_cache = "/odd \\"dir\\\\x"\n')
+    check(r.returncode == 0 and tomllib.loads(r.stdout)["srs"]["param_cache"] == '/odd "dir\\x',
+          "--check-config output escapes quotes and backslashes")
     r = run("", env={"FIL_PROOFS_PARAMETER_CACHE": "/var/tmp/filecoin-proof-parameters"})
     check(r.returncode == 0 and tomllib.loads(r.stdout)["srs"]["param_cache"]
           == "/var/tmp/filecoin-proof-parameters", "FIL_PROOFS_PARAMETER_CACHE used without a key")
