@@ -347,7 +347,11 @@ def sigterm_during_prove(d, tag, want_status):
     t.join(30)
     check(rc == 0, f"{tag}: SIGTERM during a Prove -> exit 0 (rc {rc})")
     r, e = out.get("r"), out.get("e")
-    clean = (e is None and r.result.status == want_status) or \
+    # want_status None (real engine): any final result, or UNAVAILABLE
+    final = (pb.AwaitProofResponse.COMPLETED, pb.AwaitProofResponse.FAILED,
+             pb.AwaitProofResponse.CANCELLED)
+    clean = (e is None and (r.result.status == want_status or
+                            (want_status is None and r.result.status in final))) or \
         (e is not None and e.code() == grpc.StatusCode.UNAVAILABLE and want_status is None)
     check(clean, f"{tag}: the waiting client got a clean answer "
                  f"({r.result.status if r else (e.code(), e.details()) if e else 'nothing'})")
@@ -398,6 +402,18 @@ bad_requests(tcp, "tcp")
 jobs(tcp, "tcp", JOB_MS)
 srs_and_status(tcp, "tcp")
 sigterm_during_prove(tcp, "tcp", pb.AwaitProofResponse.CANCELLED)
+
+# ---- a full queue: RESOURCE_EXHAUSTED -------------------------------------------
+full = Daemon("full", f"127.0.0.1:{free_port()}", status=False, job_ms=JOB_MS,
+              extra='shutdown = "cancel"\n[scheduler]\nmax_pending_jobs = 1\n')
+r, e = full.call("SubmitProof", porep("first"))
+check(e is None, "full: the first job is accepted")
+r, e = full.call("SubmitProof", porep("second"))
+check(code(e) == grpc.StatusCode.RESOURCE_EXHAUSTED and (not DOUBLE or "max_pending_jobs" in e.details()),
+      f"full: beyond scheduler.max_pending_jobs -> RESOURCE_EXHAUSTED ({e.details() if e else r})")
+r, e = full.call("Prove", pb.ProveRequest(submit=winning("third")))
+check(code(e) == grpc.StatusCode.RESOURCE_EXHAUSTED, "full: Prove too -> RESOURCE_EXHAUSTED")
+check(full.stop() == 0, "full: exit 0 with a job running (cancel mode)")
 
 # ---- many concurrent calls: every one answered, nothing crosses --------------------
 busy_d = Daemon("concurrent", f"127.0.0.1:{free_port()}", status=False)
