@@ -41,3 +41,7 @@ fi
 if [ -f "$here/../tests/oracle/package-lock.json" ] && [ ! -d "$here/../tests/oracle/node_modules/snarkjs" ]; then
     (cd "$here/../tests/oracle" && npm ci --no-audit --no-fund --loglevel=error)
 fi
+# @grpc/grpc-js for the daemon's interop test (tests/integration/node).
+if [ -f "$here/../tests/integration/node/package-lock.json" ] && [ ! -d "$here/../tests/integration/node/node_modules/@grpc/grpc-js" ]; then
+    (cd "$here/../tests/integration/node" && npm ci --no-audit --no-fund --loglevel=error)
+fi
