@@ -57,6 +57,10 @@ int main(int argc, char **argv) {
 #ifdef CUZK_HAVE_DAEMON
     if (strcmp(cmd, "daemon") == 0)
         return cmd_daemon(argc - 2, argv + 2);
+    /* Rust cuzk-daemon's command line (`cuzk --config F`, systemd units) */
+    if (strcmp(cmd, "--config") == 0 || strcmp(cmd, "-c") == 0 || strcmp(cmd, "--listen") == 0 ||
+        strcmp(cmd, "-l") == 0 || strcmp(cmd, "--log-level") == 0)
+        return cmd_daemon(argc - 1, argv + 1);
 #endif
     if (strcmp(cmd, "hash") == 0)
         return cmd_hash(argc - 2, argv + 2);

@@ -228,6 +228,9 @@ if daemon:
     check(r.returncode == 0 and d["daemon"]["listen"] == "unix:///x/y.sock"
           and d["daemon"]["status_listen"] == "127.0.0.1:9" and d["logging"]["level"] == "warn",
           "--listen, --status-listen, --log-level override the file")
+    r = subprocess.run([daemon, "--config", p, "--check-config"], capture_output=True, text=True)
+    check(r.returncode == 0 and tomllib.loads(r.stdout)["daemon"]["listen"] == "127.0.0.1:1",
+          "Rust cuzk-daemon's form `cuzk --config F` starts the daemon")
     r = subprocess.run([daemon, "daemon", "-c", p, "--log-level", "chatty"], capture_output=True, text=True)
     check(r.returncode == 2 and "--log-level" in r.stderr, "bad --log-level: exit 2")
 

@@ -113,7 +113,7 @@ def _kill_leftovers():
 
 
 class Daemon:
-    def __init__(self, name, listen, extra="", job_ms=0, status=True, log_format="text"):
+    def __init__(self, name, listen, extra="", job_ms=0, status=True, log_format="text", env=None):
         self.name = name
         self.listen = listen
         self.http_port = free_port() if status else None
@@ -125,7 +125,7 @@ class Daemon:
             f.write(extra)
             f.write(f'\n[logging]\nlevel = "debug"\nformat = "{log_format}"\n')
         self.log = os.path.join(tmp, f"{name}.log")
-        env = dict(os.environ, CUZK_ENGINE_DOUBLE_JOB_MS=str(job_ms))
+        env = dict(os.environ, CUZK_ENGINE_DOUBLE_JOB_MS=str(job_ms), **(env or {}))
         env.pop("RUST_LOG", None)
         self.proc = subprocess.Popen([args.daemon, "daemon", "--config", self.cfg],
                                      stdout=subprocess.DEVNULL, stderr=open(self.log, "w"),
@@ -406,11 +406,23 @@ check(not os.path.exists(sock), "uds: socket removed at exit")
 s = socket.socket(socket.AF_UNIX)
 s.bind(sock)
 s.close()
-uds2 = Daemon("uds-stale", f"unix://{sock}", status=False, log_format="json")
+notify_path = os.path.join(tmp, "notify.sock")
+notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+notify.bind(notify_path)
+notify.settimeout(10)
+uds2 = Daemon("uds-stale", f"unix://{sock}", status=False, log_format="json",
+              env={"NOTIFY_SOCKET": notify_path})
 r, e = uds2.call("GetStatus", pb.GetStatusRequest())
 uds2.call("SubmitProof", pb.SubmitProofRequest(proof_kind=9))
 check(e is None and "removed a stale socket" in uds2.logtext(), "uds: stale socket removed and replaced")
 check(uds2.stop(signal.SIGINT) == 0, "uds: SIGINT with nothing running -> exit 0")
+msgs = []
+try:
+    while len(msgs) < 2:
+        msgs.append(notify.recv(256).decode())
+except socket.timeout:
+    pass
+check(msgs == ["READY=1", "STOPPING=1"], f"systemd notify: READY=1 then STOPPING=1 ({msgs})")
 try:
     lines = [json.loads(line) for line in uds2.logtext().splitlines()]
 except ValueError:
