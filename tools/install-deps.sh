@@ -13,6 +13,12 @@ want cmake
 want pkg-config
 want libjansson-dev # JSON Lines test vectors (later: config and status JSON)
 want libssl-dev     # libcrypto: native SHA-256 (SHA-NI), BLAKE2b, ChaCha20 for Filecoin
+want libgrpc-dev          # cuzk daemon: gRPC core (the cuzk.v1 server; optional in CMake)
+want libprotobuf-c-dev    # cuzk daemon: protobuf-c runtime
+want protobuf-c-compiler  # cuzk daemon: protoc-c generates the C message code at build time
+want protobuf-compiler    # daemon test: protoc --python_out for the Python client's messages
+want python3-grpcio       # daemon test: the gRPC client (/usr/bin/python3)
+want python3-protobuf     # daemon test: protobuf runtime for the generated messages
 want_cmd python3 python3     # tools/gen_constants.py --check
 want_cmd node nodejs         # the @noble/curves oracle in tools/oracle
 want_cmd npm npm
@@ -34,4 +40,8 @@ fi
 # snarkjs + circom2 + circomlib for the .zkey/.wtns end-to-end test (tests/oracle).
 if [ -f "$here/../tests/oracle/package-lock.json" ] && [ ! -d "$here/../tests/oracle/node_modules/snarkjs" ]; then
     (cd "$here/../tests/oracle" && npm ci --no-audit --no-fund --loglevel=error)
+fi
+# @grpc/grpc-js for the daemon's interop test (tests/integration/node).
+if [ -f "$here/../tests/integration/node/package-lock.json" ] && [ ! -d "$here/../tests/integration/node/node_modules/@grpc/grpc-js" ]; then
+    (cd "$here/../tests/integration/node" && npm ci --no-audit --no-fund --loglevel=error)
 fi

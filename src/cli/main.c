@@ -7,6 +7,9 @@
 #include "cli/cmd_hash.h"
 #include "cli/cmd_zkey.h"
 #include "cli/selftest.h"
+#ifdef CUZK_HAVE_DAEMON
+#include "cli/cmd_daemon.h"
+#endif
 
 #include "cuzk/version.h"
 
@@ -28,6 +31,8 @@ static int usage(FILE *to) {
             "  hash poseidon --arity A HEX...               Filecoin Poseidon (LE hex in/out)\n"
             "  hash sha256-trunc HEX                        SHA-256 with byte 31 &= 0x3f\n"
             "  graph cache-name|cache-digest PROOF [--out F]   SDR parent cache name / digest\n"
+            "  daemon --config F [--listen A]               the cuzk.v1 gRPC proving daemon "
+            "(if built)\n"
             "  version                                      print the version\n"
             "  help                                         this text\n",
             CUZK_VERSION_STRING);
@@ -52,6 +57,14 @@ int main(int argc, char **argv) {
         return cmd_verify(argc - 2, argv + 2);
     if (strcmp(cmd, "bench") == 0 && argc > 2 && strcmp(argv[2], "prove") == 0)
         return cmd_bench_prove(argc - 3, argv + 3);
+#ifdef CUZK_HAVE_DAEMON
+    if (strcmp(cmd, "daemon") == 0)
+        return cmd_daemon(argc - 2, argv + 2);
+    /* Rust cuzk-daemon's command line (`cuzk --config F`, systemd units) */
+    if (strcmp(cmd, "--config") == 0 || strcmp(cmd, "-c") == 0 || strcmp(cmd, "--listen") == 0 ||
+        strcmp(cmd, "-l") == 0 || strcmp(cmd, "--log-level") == 0)
+        return cmd_daemon(argc - 1, argv + 1);
+#endif
     if (strcmp(cmd, "hash") == 0)
         return cmd_hash(argc - 2, argv + 2);
     if (strcmp(cmd, "graph") == 0)
