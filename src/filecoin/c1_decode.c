@@ -44,8 +44,14 @@ static int next_field(c1_jp *j, int *first, const char *const *names, int n, uns
                 return 1;
             }
         }
+        /* unknown: skipped, but named in messages about its syntax */
+        size_t n = kl < sizeof j->skipkey - 1 ? kl : sizeof j->skipkey - 1;
+        memcpy(j->skipkey, k, n);
+        j->skipkey[n] = 0;
+        c1_jp_push_key(j, j->skipkey);
         if (c1_jp_skip(j))
             return -1;
+        c1_jp_pop(j);
     }
 }
 

@@ -54,7 +54,13 @@ int c1_jp_fail(c1_jp *j, c1_status st, const uint8_t *at, const char *fmt, ...) 
     return -1;
 }
 
-/* What the next value is, for messages; NULL if nothing JSON starts here. */
+static int has_lit(const c1_jp *j, const char *lit) {
+    size_t n = strlen(lit);
+    return (size_t)(j->end - j->p) >= n && memcmp(j->p, lit, n) == 0;
+}
+
+/* What the next value is, for messages; NULL if no JSON value starts here
+ * (also for a cut-off literal such as "nul"). */
 static const char *what(const c1_jp *j) {
     if (j->p >= j->end)
         return NULL;
@@ -66,12 +72,13 @@ static const char *what(const c1_jp *j) {
     case '"':
         return "a string";
     case 't':
+        return has_lit(j, "true") ? "a boolean" : NULL;
     case 'f':
-        return "a boolean";
+        return has_lit(j, "false") ? "a boolean" : NULL;
     case 'n':
-        return "null";
+        return has_lit(j, "null") ? "null" : NULL;
     case '-':
-        return "a negative number";
+        return j->p + 1 < j->end && c1_jp_digit(j->p[1]) ? "a negative number" : NULL;
     default:
         return c1_jp_digit(*j->p) ? "a number" : NULL;
     }
@@ -213,7 +220,7 @@ int c1_jp_u64(c1_jp *j, uint64_t *v) {
     const uint8_t *ne = number_end(s, e);
     if (!ne)
         return c1_jp_fail(j, C1_ERR_SYNTAX, s, "malformed number");
-    if (s[0] == '0' && ne - s > 1 && c1_jp_digit(s[1]))
+    if (s[0] == '0' && s + 1 < e && c1_jp_digit(s[1]))
         return c1_jp_fail(j, C1_ERR_SYNTAX, s, "number with a leading zero");
     int shown = ne - s > 40 ? 40 : (int)(ne - s);
     if (*s == '-')
@@ -425,7 +432,8 @@ int c1_jp_skip(c1_jp *j) {
             const uint8_t *ne = number_end(j->p, j->end);
             if (!ne)
                 return c1_jp_fail(j, C1_ERR_SYNTAX, j->p, "malformed number");
-            if (ne - j->p > 1 && j->p[c == '-'] == '0' && c1_jp_digit(j->p[(c == '-') + 1]))
+            const uint8_t *z = j->p + (c == '-');
+            if (*z == '0' && z + 1 < j->end && c1_jp_digit(z[1]))
                 return c1_jp_fail(j, C1_ERR_SYNTAX, j->p, "number with a leading zero");
             j->p = ne;
         } else {

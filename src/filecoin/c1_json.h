@@ -29,6 +29,7 @@ typedef struct {
     unsigned depth;
     c1_frame fr[C1_MAX_DEPTH];
     uint8_t keybuf[64]; /* an unescaped key */
+    char skipkey[64];   /* the unknown key being skipped, for messages */
 } c1_jp;
 
 void c1_jp_init(c1_jp *j, const void *buf, size_t len, c1_error *err, const char *prefix);

@@ -68,7 +68,9 @@ static inline json_t *c1t_parent(json_t *root, const char *path, char *key, long
     } else {
         char *dot = strrchr(buf, '.'), *rb = strrchr(buf, ']');
         char *start = dot && (!rb || dot > rb) ? dot + 1 : rb ? rb + 1 : buf;
-        snprintf(key, 128, "%s", start);
+        size_t l = strlen(start) < 127 ? strlen(start) : 127;
+        memcpy(key, start, l);
+        key[l] = 0;
         *(start > buf && start[-1] == '.' ? start - 1 : start) = 0;
     }
     return buf[0] ? c1t_at(root, buf) : root;
