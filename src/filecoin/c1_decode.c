@@ -14,7 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "filecoin/c1.h"
 #include "filecoin/c1_json.h"
@@ -445,6 +448,7 @@ static int partitions(c1_jp *j, c1_output *c) {
             c1_jp_push_index(j, i);
             if (challenge(j, c, c1_at(c, p, i)))
                 return -1;
+            c1_jp_release(j);
             c1_jp_pop(j);
         }
         c1_jp_pop(j);
@@ -496,19 +500,55 @@ static const char *const g_top_fields[] = {
 #define BARE_MASK 0x7fu
 #define WRAP_MASK 0x380u
 
+/* What the decoder may do with its input buffer. */
+typedef enum {
+    BUF_CONST,   /* nothing: a wrapper's base64 goes to a new buffer */
+    BUF_MUTABLE, /* overwrite it: base64 decoded in place */
+    BUF_MAPPED   /* a read-only file mapping: drop pages once consumed */
+} c1_buf;
+
 static c1_status decode_text(c1_output **out, const void *buf, size_t len, c1_error *err,
-                             const char *prefix, int outer, int mutable);
+                             const char *prefix, int outer, c1_buf mode);
 
 static c1_status fail_status(c1_error *err) { return err->status; }
 
-/* Phase1Out: base64 -> JSON text -> the bare decoder.  With mutable, the
- * base64 characters are decoded in place (the output never overtakes the
- * input), so a wrapper costs no second copy of the text. */
+/* Base64 from a file mapping into out, 4 MiB at a time, dropping the input
+ * pages behind; '=' may only end the last chunk. */
+static int base64_mapped(c1_jp *j, uint8_t *out, size_t *got, const uint8_t *b64, size_t n,
+                         size_t *bad, const char **why) {
+    const size_t chunk = (size_t)4 << 20; /* a multiple of 4 */
+    size_t o = 0;
+    for (size_t i = 0; i < n || i == 0; i += chunk) {
+        size_t m = n - i < chunk ? n - i : chunk, g;
+        if (c1_base64_decode(out + o, &g, (const char *)b64 + i, m, bad, why)) {
+            *bad += i;
+            return -1;
+        }
+        if (i + m < n && g != m / 4 * 3) { /* padding, but more chunks follow */
+            *bad = i + m - 4;
+            while (b64[*bad] != '=')
+                (*bad)++;
+            *why = "misplaced '=' padding";
+            return -1;
+        }
+        o += g;
+        j->p = b64 + i + m;
+        c1_jp_release(j);
+        if (n == 0)
+            break;
+    }
+    *got = o;
+    return 0;
+}
+
+/* Phase1Out: base64 -> JSON text -> the bare decoder.  BUF_MUTABLE decodes
+ * the base64 characters in place (the output never overtakes the input), so
+ * a wrapper costs no second copy of the text. */
 static c1_status decode_wrapper(c1_output **out, c1_jp *j, const uint8_t *b64, size_t n,
                                 int escaped, uint64_t sector_num, uint64_t sector_size,
-                                int mutable) {
+                                c1_buf mode) {
     c1_error *err = j->err;
-    int own = escaped || !mutable;
+    int own = escaped || mode != BUF_MUTABLE;
     uint8_t *text = own ? malloc(n ? n : 1) : (uint8_t *)b64;
     if (!text) {
         c1_jp_fail(j, C1_ERR_NO_MEMORY, b64, "out of memory (%zu bytes)", n);
@@ -521,7 +561,9 @@ static c1_status decode_wrapper(c1_output **out, c1_jp *j, const uint8_t *b64, s
     }
     size_t got, bad;
     const char *why;
-    if (c1_base64_decode(text, &got, chars, n, &bad, &why)) {
+    int b = mode == BUF_MAPPED && !escaped ? base64_mapped(j, text, &got, b64, n, &bad, &why)
+                                           : c1_base64_decode(text, &got, chars, n, &bad, &why);
+    if (b) {
         if (own)
             free(text);
         j->depth = 0;
@@ -529,7 +571,7 @@ static c1_status decode_wrapper(c1_output **out, c1_jp *j, const uint8_t *b64, s
         c1_jp_fail(j, C1_ERR_BASE64, b64 + (escaped ? 0 : bad), "%s at character %zu", why, bad);
         return C1_ERR_BASE64;
     }
-    c1_status st = decode_text(out, text, got, err, "Phase1Out:", 0, 0);
+    c1_status st = decode_text(out, text, got, err, "Phase1Out:", 0, BUF_CONST);
     if (own)
         free(text);
     if (st != C1_OK)
@@ -550,9 +592,10 @@ static c1_status decode_wrapper(c1_output **out, c1_jp *j, const uint8_t *b64, s
 }
 
 static c1_status decode_text(c1_output **out, const void *buf, size_t len, c1_error *err,
-                             const char *prefix, int outer, int mutable) {
+                             const char *prefix, int outer, c1_buf mode) {
     c1_jp j;
     c1_jp_init(&j, buf, len, err, prefix);
+    j.release = mode == BUF_MAPPED;
     c1_output *c = NULL;
     const fc_seal_proof *proof = NULL;
     uint8_t top[5][32];
@@ -644,7 +687,7 @@ static c1_status decode_text(c1_output **out, const void *buf, size_t len, c1_er
         return fail_status(err);
     }
     if (seen & WRAP_MASK)
-        return decode_wrapper(out, &j, b64, b64_len, b64_escaped, sector_num, sector_size, mutable);
+        return decode_wrapper(out, &j, b64, b64_len, b64_escaped, sector_num, sector_size, mode);
     memcpy(c->comm_r, top[0], 32);
     memcpy(c->comm_d, top[1], 32);
     memcpy(c->replica_id, top[2], 32);
@@ -655,22 +698,22 @@ static c1_status decode_text(c1_output **out, const void *buf, size_t len, c1_er
 }
 
 static c1_status decode_top(c1_output **out, const void *buf, size_t len, c1_error *err,
-                            int mutable) {
+                            c1_buf mode) {
     c1_error local;
     if (!err)
         err = &local;
     err->status = C1_OK;
     err->offset = 0;
     err->msg[0] = 0;
-    return decode_text(out, buf, len, err, "", 1, mutable);
+    return decode_text(out, buf, len, err, "", 1, mode);
 }
 
 c1_status c1_decode(c1_output **out, const void *buf, size_t len, c1_error *err) {
-    return decode_top(out, buf, len, err, 0);
+    return decode_top(out, buf, len, err, BUF_CONST);
 }
 
 c1_status c1_decode_mutable(c1_output **out, void *buf, size_t len, c1_error *err) {
-    return decode_top(out, buf, len, err, 1);
+    return decode_top(out, buf, len, err, BUF_MUTABLE);
 }
 
 c1_status c1_decode_file(c1_output **out, const char *path, c1_error *err) {
@@ -678,6 +721,23 @@ c1_status c1_decode_file(c1_output **out, const char *path, c1_error *err) {
     if (!err)
         err = &local;
     *out = NULL;
+    int fd = open(path, O_RDONLY);
+    struct stat st;
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+        /* a regular file: mapped, and its pages dropped as the decoder passes */
+        size_t len = (size_t)st.st_size;
+        void *map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+        close(fd);
+        if (map != MAP_FAILED) {
+            (void)madvise(map, len, MADV_SEQUENTIAL);
+            c1_status status = decode_top(out, map, len, err, BUF_MAPPED);
+            munmap(map, len);
+            return status;
+        }
+    } else if (fd >= 0) {
+        close(fd);
+    }
+    /* a pipe, an empty file, or no mmap: read it */
     FILE *f = fopen(path, "rb");
     if (!f) {
         err->status = C1_ERR_IO;
@@ -687,11 +747,6 @@ c1_status c1_decode_file(c1_output **out, const char *path, c1_error *err) {
     }
     uint8_t *buf = NULL;
     size_t len = 0, cap = 0;
-    struct stat st;
-    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
-        cap = (size_t)st.st_size + 1; /* one read, and one more to see the end */
-    if (cap && !(buf = malloc(cap)))
-        cap = 0;
     for (;;) {
         if (len == cap) {
             size_t ncap = cap ? cap * 2 : (size_t)1 << 20;

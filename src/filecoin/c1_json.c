@@ -6,6 +6,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 void c1_jp_init(c1_jp *j, const void *buf, size_t len, c1_error *err, const char *prefix) {
     j->beg = j->p = buf;
@@ -13,6 +15,22 @@ void c1_jp_init(c1_jp *j, const void *buf, size_t len, c1_error *err, const char
     j->err = err;
     j->prefix = prefix;
     j->depth = 0;
+    j->release = 0;
+    j->released = 0;
+}
+
+void c1_jp_release(c1_jp *j) {
+    const size_t margin = (size_t)1 << 16, step = (size_t)4 << 20;
+    size_t pos = (size_t)(j->p - j->beg);
+    if (!j->release || pos < margin + step)
+        return;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t upto = (pos - margin) & ~(page - 1);
+    if (upto < j->released + step)
+        return;
+    /* advice only: a failure changes nothing but memory use */
+    (void)madvise((void *)(uintptr_t)(j->beg + j->released), upto - j->released, MADV_DONTNEED);
+    j->released = upto;
 }
 
 /* The frame stack as text: keys joined by '.', indices as [i]. */

@@ -30,9 +30,16 @@ typedef struct {
     c1_frame fr[C1_MAX_DEPTH];
     uint8_t keybuf[64]; /* an unescaped key */
     char skipkey[64];   /* the unknown key being skipped, for messages */
+    int release;        /* beg is a read-only file mapping: drop pages behind p */
+    size_t released;    /* bytes of it dropped so far */
 } c1_jp;
 
 void c1_jp_init(c1_jp *j, const void *buf, size_t len, c1_error *err, const char *prefix);
+
+/* With j->release: lets the kernel drop the mapped input pages well behind
+ * j->p (they are re-read from the file if ever touched again), so decoding a
+ * file costs little more memory than its result.  Called between challenges. */
+void c1_jp_release(c1_jp *j);
 
 /* Fills j->err with status st at position at and message "<path>: <fmt>";
  * returns -1.  The path is the frame stack. */

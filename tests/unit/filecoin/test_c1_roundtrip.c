@@ -4,6 +4,8 @@
  * form); Go's key order, shuffled keys with whitespace and unknown members,
  * no "_h", null enum variants, vanilla_proofs before registered_proof and the
  * Curio wrapper all decode to the same model. */
+#include <unistd.h>
+
 #include "c1_test_util.h"
 
 /* Rebuilds every object with its keys in random order, adds unknown members
@@ -191,6 +193,63 @@ static void shapes(void) {
     c1_output_free(c);
 }
 
+static void expect_file(const char *what, const void *text, size_t len, const c1_output *c) {
+    char path[] = "/tmp/test_c1_XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd < 0)
+        return;
+    CHECK(write(fd, text, len) == (ssize_t)len);
+    close(fd);
+    c1_output *d = NULL;
+    c1_error err;
+    CHECK(c1_decode_file(&d, path, &err) == C1_OK);
+    if (!d)
+        fprintf(stderr, "  %s: %s\n", what, err.msg);
+    CHECK(d && c1_output_equal(c, d));
+    c1_output_free(d);
+    unlink(path);
+}
+
+/* c1_decode_file maps the file and drops pages behind the parser: check the
+ * result on a 32 GiB output (many dropped pages) in serde order, with
+ * vanilla_proofs last-decoded (deferred), and wrapped. */
+static void files(void) {
+    uint8_t *text;
+    size_t len;
+    c1_output *c = c1t_make(8, check_rand64(), &text, &len);
+    expect_file("bare", text, len, c);
+    /* {"registered_proof":"X","vanilla_proofs":V,REST} ->
+     * {"vanilla_proofs":V,"registered_proof":"X",REST} */
+    const char *v = strstr((char *)text, ",\"vanilla_proofs\":");
+    const char *rest = strstr((char *)text, "]]},\"comm_r\":");
+    CHECK(v && rest);
+    if (v && rest) {
+        rest += 3;
+        size_t head = (size_t)(v - (char *)text), vl = (size_t)(rest - v);
+        uint8_t *t2 = malloc(len);
+        size_t o = 0;
+        t2[o++] = '{';
+        memcpy(t2 + o, v + 1, vl - 1);
+        o += vl - 1;
+        t2[o++] = ',';
+        memcpy(t2 + o, text + 1, head - 1);
+        o += head - 1;
+        memcpy(t2 + o, rest, len - (size_t)(rest - (char *)text));
+        o += len - (size_t)(rest - (char *)text);
+        CHECK(o == len && memcmp(t2, "{\"vanilla_proofs\":", 18) == 0);
+        expect_file("vanilla first", t2, o, c);
+        free(t2);
+    }
+    uint8_t *w;
+    size_t wl;
+    CHECK(c1_encode_wrapper(&w, &wl, c, 77, NULL) == C1_OK);
+    expect_file("wrapper", w, wl, c);
+    free(w);
+    free(text);
+    c1_output_free(c);
+}
+
 int main(void) {
     check_seed("test_c1_roundtrip");
     shapes();
@@ -200,5 +259,6 @@ int main(void) {
     roundtrip(1, 0);  /* 8 MiB */
     roundtrip(13, 0); /* 32 GiB synthetic: Sub */
     roundtrip(9, 0);  /* 64 GiB: Top */
+    files();
     return check_finish();
 }
