@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/cmd_c1.h"
 #include "cli/cmd_groth16.h"
 #include "cli/cmd_hash.h"
 #include "cli/cmd_zkey.h"
@@ -25,6 +26,7 @@ static int usage(FILE *to) {
             "  bench prove [--circuit random:N] [--threads T] [--reps R]   per-phase timing\n"
             "  (built-in circuits C: cubic[:X], random:N[:SEED])\n"
             "  hash poseidon --arity A HEX...               Filecoin Poseidon (LE hex in/out)\n"
+            "  c1 check FILE                                check a C1 output (JSON or c1.json)\n"
             "  version                                      print the version\n"
             "  help                                         this text\n",
             CUZK_VERSION_STRING);
@@ -51,6 +53,8 @@ int main(int argc, char **argv) {
         return cmd_bench_prove(argc - 3, argv + 3);
     if (strcmp(cmd, "hash") == 0)
         return cmd_hash(argc - 2, argv + 2);
+    if (strcmp(cmd, "c1") == 0)
+        return cmd_c1(argc - 2, argv + 2);
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
         printf("cuzk %s\n", CUZK_VERSION_STRING);
         return 0;
