@@ -13,6 +13,8 @@ want cmake
 want pkg-config
 want libjansson-dev # JSON Lines test vectors (later: config and status JSON)
 want libssl-dev     # libcrypto: native SHA-256 (SHA-NI), BLAKE2b, ChaCha20 for Filecoin
+want clang-14            # libFuzzer target for the C1 decoder (tests/fuzz, optional in CMake)
+want libclang-rt-14-dev  # libFuzzer and sanitizer runtimes for clang-14
 want_cmd python3 python3     # tools/gen_constants.py --check
 want_cmd node nodejs         # the @noble/curves oracle in tools/oracle
 want_cmd npm npm
