@@ -33,10 +33,10 @@ static int next_field(c1_jp *j, int *first, const char *const *names, int n, uns
     for (;;) {
         const uint8_t *k;
         size_t kl;
-        const uint8_t *at = j->p;
         int r = c1_jp_obj_next(j, first, &k, &kl);
         if (r <= 0)
             return r;
+        const uint8_t *at = j->key_at;
         for (int i = 0; i < n; i++) {
             if (key_is(k, kl, names[i])) {
                 if (*seen & (1u << i))
@@ -212,14 +212,14 @@ static int proof_data(c1_jp *j, c1_merkle *m) {
             continue;
         }
         if (v < 0)
-            return c1_jp_fail(j, C1_ERR_SHAPE, k - 1,
+            return c1_jp_fail(j, C1_ERR_SHAPE, j->key_at,
                               "unknown variant \"%.*s\" (expected Single, Sub or Top)",
                               kl > 40 ? 40 : (int)kl, (const char *)k);
         if (got >= 0)
-            return c1_jp_fail(j, C1_ERR_SHAPE, k - 1, "more than one variant (%s and %s)",
+            return c1_jp_fail(j, C1_ERR_SHAPE, j->key_at, "more than one variant (%s and %s)",
                               g_variant_names[got], g_variant_names[v]);
         if (v != (int)m->tree->kind)
-            return c1_jp_fail(j, C1_ERR_SHAPE, k - 1,
+            return c1_jp_fail(j, C1_ERR_SHAPE, j->key_at,
                               "expected variant %s for this tree (arities %u-%u-%u), got %s",
                               g_variant_names[m->tree->kind], m->tree->base_arity,
                               m->tree->sub_arity, m->tree->top_arity, g_variant_names[v]);
@@ -464,18 +464,19 @@ static int vanilla(c1_jp *j, c1_output *c) {
         return -1;
     while ((r = c1_jp_obj_next(j, &first, &k, &kl)) == 1) {
         if (got)
-            return c1_jp_fail(j, C1_ERR_SHAPE, k - 1, "more than one VanillaSealProof variant");
+            return c1_jp_fail(j, C1_ERR_SHAPE, j->key_at, "more than one VanillaSealProof variant");
         if (!key_is(k, kl, c->proof->vanilla_name)) {
             for (unsigned s = 0; s < FC_SECTOR_SIZES; s++) {
                 char name[40];
                 snprintf(name, sizeof name, "StackedDrg%sV1", fc_shape_at(s)->size_name);
                 if (key_is(k, kl, name))
-                    return c1_jp_fail(j, C1_ERR_PROOF, k - 1,
+                    return c1_jp_fail(j, C1_ERR_PROOF, j->key_at,
                                       "variant %s does not match registered_proof %s (%s)", name,
                                       c->proof->name, c->proof->vanilla_name);
             }
-            return c1_jp_fail(j, C1_ERR_PROOF, k - 1, "unknown VanillaSealProof variant \"%.*s\"",
-                              kl > 60 ? 60 : (int)kl, (const char *)k);
+            return c1_jp_fail(j, C1_ERR_PROOF, j->key_at,
+                              "unknown VanillaSealProof variant \"%.*s\"", kl > 60 ? 60 : (int)kl,
+                              (const char *)k);
         }
         got = 1;
         c1_jp_push_key(j, c->proof->vanilla_name);

@@ -57,6 +57,8 @@ int c1_jp_fail(c1_jp *j, c1_status st, const uint8_t *at, const char *fmt, ...) 
     if (!e)
         return -1;
     e->status = st;
+    if (at < j->beg || at > j->end) /* not in the text (e.g. an unescaped key's copy) */
+        at = j->p;
     e->offset = (size_t)(at - j->beg);
     size_t n = render_path(j, e->msg, sizeof e->msg);
     if (n + 2 < sizeof e->msg) {
@@ -144,6 +146,7 @@ int c1_jp_obj_next(c1_jp *j, int *first, const uint8_t **key, size_t *klen) {
     *first = 0;
     if (j->p >= j->end || *j->p != '"')
         return fail_syntax_here(j, "a string key");
+    j->key_at = j->p;
     int escaped;
     if (c1_jp_string(j, key, klen, &escaped))
         return -1;

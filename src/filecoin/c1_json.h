@@ -28,10 +28,11 @@ typedef struct {
     const char *prefix; /* put before the path in messages: "" or "Phase1Out:" */
     unsigned depth;
     c1_frame fr[C1_MAX_DEPTH];
-    uint8_t keybuf[64]; /* an unescaped key */
-    char skipkey[64];   /* the unknown key being skipped, for messages */
-    int release;        /* beg is a read-only file mapping: drop pages behind p */
-    size_t released;    /* bytes of it dropped so far */
+    uint8_t keybuf[64];    /* an unescaped key */
+    char skipkey[64];      /* the unknown key being skipped, for messages */
+    const uint8_t *key_at; /* the opening quote of the last key read */
+    int release;           /* beg is a read-only file mapping: drop pages behind p */
+    size_t released;       /* bytes of it dropped so far */
 } c1_jp;
 
 void c1_jp_init(c1_jp *j, const void *buf, size_t len, c1_error *err, const char *prefix);

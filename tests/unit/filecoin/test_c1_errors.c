@@ -164,6 +164,31 @@ static void text_cases(void) {
                 "comm_d[0]: expected an unsigned integer, got 1e2 (a fraction or exponent)");
     expect_fail("leading zero", "{\"comm_d\":[01]}", 15, C1_ERR_SYNTAX,
                 "comm_d[0]: number with a leading zero");
+    /* escaped keys are keys: a known one decodes, a wrong variant names its place */
+    const char *rp = "{\"registered_proof\"", *rp_esc = "{\"registered_\\u0070roof\"";
+    size_t o = 0;
+    memcpy(s, rp_esc, strlen(rp_esc));
+    o = strlen(rp_esc);
+    memcpy(s + o, g_text + strlen(rp), g_len - strlen(rp));
+    o += g_len - strlen(rp);
+    c1_output *d = NULL;
+    CHECK(c1_decode(&d, s, o, NULL) == C1_OK);
+    c1_output_free(d);
+    const char *single = strstr((const char *)g_text, "\"Single\"");
+    size_t at = (size_t)(single - (const char *)g_text);
+    memcpy(s, g_text, at);
+    const char *sub = "\"\\u0053ub\""; /* 10 bytes for the 8 of "Single" */
+    memcpy(s + at, sub, strlen(sub));
+    memcpy(s + at + strlen(sub), single + 8, g_len - at - 8);
+    c1_error err;
+    char want[256];
+    snprintf(want, sizeof want,
+             "%s[0][0].comm_d_proofs.data: expected variant Single for this tree (arities 2-0-0), "
+             "got Sub",
+             V);
+    CHECK(expect_fail("escaped variant", s, g_len + 2, C1_ERR_SHAPE, want));
+    c1_decode(&d, s, g_len + 2, &err);
+    CHECK(err.offset == at);
     /* trailing bytes, top-level types, empty input, garbage */
     memcpy(s, g_text, g_len);
     memcpy(s + g_len, " x", 2);
