@@ -14,12 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "filecoin/c1.h"
+#include "filecoin/c1_decode_internal.h"
 #include "filecoin/c1_json.h"
 
 static int key_is(const uint8_t *k, size_t n, const char *lit) {
@@ -448,7 +445,7 @@ static int partitions(c1_jp *j, c1_output *c) {
             c1_jp_push_index(j, i);
             if (challenge(j, c, c1_at(c, p, i)))
                 return -1;
-            c1_jp_release(j);
+            c1_jp_checkpoint(j);
             c1_jp_pop(j);
         }
         c1_jp_pop(j);
@@ -501,102 +498,15 @@ static const char *const g_top_fields[] = {
 #define BARE_MASK 0x7fu
 #define WRAP_MASK 0x380u
 
-/* What the decoder may do with its input buffer. */
-typedef enum {
-    BUF_CONST,   /* nothing: a wrapper's base64 goes to a new buffer */
-    BUF_MUTABLE, /* overwrite it: base64 decoded in place */
-    BUF_MAPPED   /* a read-only file mapping: drop pages once consumed */
-} c1_buf;
-
-static c1_status decode_text(c1_output **out, const void *buf, size_t len, c1_error *err,
-                             const char *prefix, int outer, c1_buf mode);
-
 static c1_status fail_status(c1_error *err) { return err->status; }
 
-/* Base64 from a file mapping into out, 4 MiB at a time, dropping the input
- * pages behind; '=' may only end the last chunk. */
-static int base64_mapped(c1_jp *j, uint8_t *out, size_t *got, const uint8_t *b64, size_t n,
-                         size_t *bad, const char **why) {
-    const size_t chunk = (size_t)4 << 20; /* a multiple of 4 */
-    size_t o = 0;
-    for (size_t i = 0; i < n || i == 0; i += chunk) {
-        size_t m = n - i < chunk ? n - i : chunk, g;
-        if (c1_base64_decode(out + o, &g, (const char *)b64 + i, m, bad, why)) {
-            *bad += i;
-            return -1;
-        }
-        if (i + m < n && g != m / 4 * 3) { /* padding, but more chunks follow */
-            *bad = i + m - 4;
-            while (b64[*bad] != '=')
-                (*bad)++;
-            *why = "misplaced '=' padding";
-            return -1;
-        }
-        o += g;
-        j->p = b64 + i + m;
-        c1_jp_release(j);
-        if (n == 0)
-            break;
-    }
-    *got = o;
-    return 0;
-}
-
-/* Phase1Out: base64 -> JSON text -> the bare decoder.  BUF_MUTABLE decodes
- * the base64 characters in place (the output never overtakes the input), so
- * a wrapper costs no second copy of the text. */
-static c1_status decode_wrapper(c1_output **out, c1_jp *j, const uint8_t *b64, size_t n,
-                                int escaped, uint64_t sector_num, uint64_t sector_size,
-                                c1_buf mode) {
-    c1_error *err = j->err;
-    int own = escaped || mode != BUF_MUTABLE;
-    uint8_t *text = own ? malloc(n ? n : 1) : (uint8_t *)b64;
-    if (!text) {
-        c1_jp_fail(j, C1_ERR_NO_MEMORY, b64, "out of memory (%zu bytes)", n);
-        return C1_ERR_NO_MEMORY;
-    }
-    const char *chars = (const char *)b64;
-    if (escaped) { /* JSON escapes inside base64 text are legal, if odd */
-        n = c1_json_unescape(text, b64, n);
-        chars = (const char *)text;
-    }
-    size_t got, bad;
-    const char *why;
-    int b = mode == BUF_MAPPED && !escaped ? base64_mapped(j, text, &got, b64, n, &bad, &why)
-                                           : c1_base64_decode(text, &got, chars, n, &bad, &why);
-    if (b) {
-        if (own)
-            free(text);
-        j->depth = 0;
-        c1_jp_push_key(j, "Phase1Out");
-        c1_jp_fail(j, C1_ERR_BASE64, b64 + (escaped ? 0 : bad), "%s at character %zu", why, bad);
-        return C1_ERR_BASE64;
-    }
-    c1_status st = decode_text(out, text, got, err, "Phase1Out:", 0, BUF_CONST);
-    if (own)
-        free(text);
-    if (st != C1_OK)
-        return st;
-    if ((*out)->proof->shape->sector_size != sector_size) {
-        j->depth = 0;
-        c1_jp_push_key(j, "SectorSize");
-        c1_jp_fail(j, C1_ERR_PROOF, j->beg,
-                   "%" PRIu64 " does not match registered_proof %s (%" PRIu64 " bytes)",
-                   sector_size, (*out)->proof->name, (*out)->proof->shape->sector_size);
-        c1_output_free(*out);
-        *out = NULL;
-        return C1_ERR_PROOF;
-    }
-    (*out)->wrapped = 1;
-    (*out)->sector_num = sector_num;
-    return C1_OK;
-}
-
-static c1_status decode_text(c1_output **out, const void *buf, size_t len, c1_error *err,
-                             const char *prefix, int outer, c1_buf mode) {
+c1_status c1_decode_text(c1_output **out, const void *buf, size_t len, c1_error *err,
+                         const char *prefix, int outer, c1_buf mode, c1_stream *stream) {
     c1_jp j;
     c1_jp_init(&j, buf, len, err, prefix);
     j.release = mode == BUF_MAPPED;
+    if (stream)
+        c1_stream_attach(stream, &j);
     c1_output *c = NULL;
     const fc_seal_proof *proof = NULL;
     uint8_t top[5][32];
@@ -671,8 +581,10 @@ static c1_status decode_text(c1_output **out, const void *buf, size_t len, c1_er
         r = check_missing(&j, g_top_fields + F_NUM, 3, seen >> F_NUM, 0);
     else if (r == 0)
         r = check_missing(&j, g_top_fields, 7, seen, 0);
-    if (r == 0)
+    if (r == 0) {
+        c1_jp_need_all(&j);
         r = c1_jp_end(&j);
+    }
     if (r == 0 && deferred) {
         const uint8_t *end = j.p;
         j.p = deferred;
@@ -688,7 +600,7 @@ static c1_status decode_text(c1_output **out, const void *buf, size_t len, c1_er
         return fail_status(err);
     }
     if (seen & WRAP_MASK)
-        return decode_wrapper(out, &j, b64, b64_len, b64_escaped, sector_num, sector_size, mode);
+        return c1_decode_wrapper(out, &j, b64, b64_len, b64_escaped, sector_num, sector_size, mode);
     memcpy(c->comm_r, top[0], 32);
     memcpy(c->comm_d, top[1], 32);
     memcpy(c->replica_id, top[2], 32);
@@ -698,86 +610,20 @@ static c1_status decode_text(c1_output **out, const void *buf, size_t len, c1_er
     return C1_OK;
 }
 
-static c1_status decode_top(c1_output **out, const void *buf, size_t len, c1_error *err,
-                            c1_buf mode) {
+c1_status c1_decode_top(c1_output **out, const void *buf, size_t len, c1_error *err, c1_buf mode) {
     c1_error local;
     if (!err)
         err = &local;
     err->status = C1_OK;
     err->offset = 0;
     err->msg[0] = 0;
-    return decode_text(out, buf, len, err, "", 1, mode);
+    return c1_decode_text(out, buf, len, err, "", 1, mode, NULL);
 }
 
 c1_status c1_decode(c1_output **out, const void *buf, size_t len, c1_error *err) {
-    return decode_top(out, buf, len, err, BUF_CONST);
+    return c1_decode_top(out, buf, len, err, BUF_CONST);
 }
 
 c1_status c1_decode_mutable(c1_output **out, void *buf, size_t len, c1_error *err) {
-    return decode_top(out, buf, len, err, BUF_MUTABLE);
-}
-
-c1_status c1_decode_file(c1_output **out, const char *path, c1_error *err) {
-    c1_error local;
-    if (!err)
-        err = &local;
-    *out = NULL;
-    int fd = open(path, O_RDONLY);
-    struct stat st;
-    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-        /* a regular file: mapped, and its pages dropped as the decoder passes */
-        size_t len = (size_t)st.st_size;
-        void *map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
-        close(fd);
-        if (map != MAP_FAILED) {
-            (void)madvise(map, len, MADV_SEQUENTIAL);
-            c1_status status = decode_top(out, map, len, err, BUF_MAPPED);
-            munmap(map, len);
-            return status;
-        }
-    } else if (fd >= 0) {
-        close(fd);
-    }
-    /* a pipe, an empty file, or no mmap: read it */
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        err->status = C1_ERR_IO;
-        err->offset = 0;
-        snprintf(err->msg, sizeof err->msg, "%s: cannot open", path);
-        return C1_ERR_IO;
-    }
-    uint8_t *buf = NULL;
-    size_t len = 0, cap = 0;
-    for (;;) {
-        if (len == cap) {
-            size_t ncap = cap ? cap * 2 : (size_t)1 << 20;
-            uint8_t *nb = realloc(buf, ncap);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                err->status = C1_ERR_NO_MEMORY;
-                err->offset = 0;
-                snprintf(err->msg, sizeof err->msg, "%s: out of memory reading", path);
-                return C1_ERR_NO_MEMORY;
-            }
-            buf = nb;
-            cap = ncap;
-        }
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        free(buf);
-        err->status = C1_ERR_IO;
-        err->offset = len;
-        snprintf(err->msg, sizeof err->msg, "%s: read error", path);
-        return C1_ERR_IO;
-    }
-    c1_status status = c1_decode_mutable(out, buf, len, err);
-    free(buf);
-    return status;
+    return c1_decode_top(out, buf, len, err, BUF_MUTABLE);
 }

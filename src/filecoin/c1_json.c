@@ -17,10 +17,23 @@ void c1_jp_init(c1_jp *j, const void *buf, size_t len, c1_error *err, const char
     j->depth = 0;
     j->release = 0;
     j->released = 0;
+    j->more = NULL;
+    j->more_ctx = NULL;
+}
+
+void c1_jp_checkpoint(c1_jp *j) {
+    c1_jp_release(j);
+    if (j->more)
+        j->more(j, (size_t)(j->p - j->beg) + C1_STREAM_AHEAD);
+}
+
+void c1_jp_need_all(c1_jp *j) {
+    if (j->more)
+        j->more(j, SIZE_MAX);
 }
 
 void c1_jp_release(c1_jp *j) {
-    const size_t margin = (size_t)1 << 16, step = (size_t)4 << 20;
+    const size_t margin = (size_t)1 << 16, step = (size_t)1 << 20;
     size_t pos = (size_t)(j->p - j->beg);
     if (!j->release || pos < margin + step)
         return;
@@ -326,9 +339,16 @@ int c1_jp_string(c1_jp *j, const uint8_t **s, size_t *n, int *escaped) {
     *s = p;
     *escaped = 0;
     for (;;) {
-        /* plain ASCII runs are the common case (base64, names) */
-        while (p < e && *p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
+        /* plain ASCII runs are the common case (base64, names); a long one in
+         * a file mapping is scanned a step at a time, dropping pages behind */
+        const uint8_t *lim = j->release && e - p > ((ptrdiff_t)1 << 21) ? p + ((size_t)1 << 21) : e;
+        while (p < lim && *p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
             p++;
+        if (p == lim && lim < e) {
+            j->p = p;
+            c1_jp_release(j);
+            continue;
+        }
         if (p >= e)
             return c1_jp_fail(j, C1_ERR_SYNTAX, p, "unexpected end of input inside a string");
         uint8_t c = *p;

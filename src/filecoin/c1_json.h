@@ -22,7 +22,10 @@ typedef struct {
     uint32_t index;
 } c1_frame;
 
-typedef struct {
+/* How far ahead of the parser a streamed text is decoded (c1_wrapper.c). */
+#define C1_STREAM_AHEAD ((size_t)4 << 20)
+
+typedef struct c1_jp {
     const uint8_t *beg, *p, *end;
     c1_error *err;
     const char *prefix; /* put before the path in messages: "" or "Phase1Out:" */
@@ -31,8 +34,12 @@ typedef struct {
     uint8_t keybuf[64];    /* an unescaped key */
     char skipkey[64];      /* the unknown key being skipped, for messages */
     const uint8_t *key_at; /* the opening quote of the last key read */
-    int release;           /* beg is a read-only file mapping: drop pages behind p */
-    size_t released;       /* bytes of it dropped so far */
+    /* a streamed text: makes at least `want` bytes readable (or all there
+     * are) and moves end; NULL for a text that is all there */
+    void (*more)(struct c1_jp *j, size_t want);
+    void *more_ctx;
+    int release;     /* beg is a read-only file mapping: drop pages behind p */
+    size_t released; /* bytes of it dropped so far */
 } c1_jp;
 
 void c1_jp_init(c1_jp *j, const void *buf, size_t len, c1_error *err, const char *prefix);
@@ -41,6 +48,11 @@ void c1_jp_init(c1_jp *j, const void *buf, size_t len, c1_error *err, const char
  * j->p (they are re-read from the file if ever touched again), so decoding a
  * file costs little more memory than its result.  Called between challenges. */
 void c1_jp_release(c1_jp *j);
+
+/* Between challenges: c1_jp_release, and a streamed text decoded further. */
+void c1_jp_checkpoint(c1_jp *j);
+/* A streamed text decoded to its end (before the final end-of-input check). */
+void c1_jp_need_all(c1_jp *j);
 
 /* Fills j->err with status st at position at and message "<path>: <fmt>";
  * returns -1.  The path is the frame stack. */

@@ -211,6 +211,61 @@ static void expect_file(const char *what, const void *text, size_t len, const c1
     unlink(path);
 }
 
+/* Curio's wrapper around any text (not only our encoder's). */
+static char *wrap(const uint8_t *text, size_t len, uint64_t sector_size, size_t *wl) {
+    size_t b = c1_base64_encoded_len(len);
+    char *w = malloc(b + 128);
+    int h = sprintf(w, "{\"SectorNum\":5,\"Phase1Out\":\"");
+    c1_base64_encode(w + h, text, len);
+    *wl = (size_t)h + b;
+    *wl += (size_t)sprintf(w + *wl, "\",\"SectorSize\":%llu}", (unsigned long long)sector_size);
+    return w;
+}
+
+/* Large wrappers are decoded as a stream with a plain retry: texts the stream
+ * cannot take (vanilla_proofs first, a member larger than the window) still
+ * decode, and errors are those of the plain decoder. */
+static void expect_wrapped(const char *what, const uint8_t *text, size_t len, const c1_output *c) {
+    size_t wl;
+    char *w = wrap(text, len, c->proof->shape->sector_size, &wl);
+    expect_decodes_to(what, w, wl, c);
+    expect_file(what, w, wl, c);
+    free(w);
+}
+
+static void streamed_errors(const uint8_t *text, size_t len, uint64_t sector_size) {
+    uint8_t *bad = malloc(len + 8);
+    /* a byte > 255 in the middle ("[1," -> "[991,"): the same message as the
+     * bare text's, prefixed */
+    char *mid = strstr((char *)text + len / 2, "[1,");
+    CHECK(mid != NULL);
+    if (mid) {
+        size_t at = (size_t)(mid - (char *)text) + 1;
+        memcpy(bad, text, at);
+        memcpy(bad + at, "99", 2);
+        memcpy(bad + at + 2, text + at, len - at);
+        c1_error e1, e2;
+        c1_output *d = NULL;
+        CHECK(c1_decode(&d, bad, len + 2, &e1) == C1_ERR_RANGE);
+        size_t wl;
+        char *w = wrap(bad, len + 2, sector_size, &wl);
+        CHECK(c1_decode(&d, w, wl, &e2) == C1_ERR_RANGE);
+        char want[C1_MSG_BYTES + 16];
+        snprintf(want, sizeof want, "Phase1Out:%s", e1.msg);
+        CHECK(strcmp(e2.msg, want) == 0 && e1.offset == e2.offset);
+        if (strcmp(e2.msg, want) != 0)
+            fprintf(stderr, "  streamed error: %s\n  plain: %s\n", e2.msg, want);
+        /* bad base64 near the end is found although the JSON before it is fine */
+        free(w);
+        w = wrap(text, len, sector_size, &wl);
+        w[wl - 40] = '*';
+        CHECK(c1_decode(&d, w, wl, &e2) == C1_ERR_BASE64);
+        CHECK(strstr(e2.msg, "Phase1Out: character outside the base64 alphabet") == e2.msg);
+        free(w);
+    }
+    free(bad);
+}
+
 /* c1_decode_file maps the file and drops pages behind the parser: check the
  * result on a 32 GiB output (many dropped pages) in serde order, with
  * vanilla_proofs last-decoded (deferred), and wrapped. */
@@ -239,8 +294,27 @@ static void files(void) {
         o += len - (size_t)(rest - (char *)text);
         CHECK(o == len && memcmp(t2, "{\"vanilla_proofs\":", 18) == 0);
         expect_file("vanilla first", t2, o, c);
+        expect_wrapped("vanilla first, wrapped", t2, o, c);
         free(t2);
     }
+    /* an unknown member larger than the stream's window, inside a challenge */
+    size_t big = (size_t)6 << 20;
+    uint8_t *t3 = malloc(len + big + 16);
+    const char *ch0 = strstr((char *)text, "[[{") + 3;
+    size_t at = (size_t)(ch0 - (char *)text), o = at;
+    memcpy(t3, text, at);
+    memcpy(t3 + o, "\"zz\":\"", 6);
+    o += 6;
+    memset(t3 + o, 'x', big);
+    o += big;
+    memcpy(t3 + o, "\",", 2);
+    o += 2;
+    memcpy(t3 + o, text + at, len - at);
+    o += len - at;
+    expect_decodes_to("big unknown member", t3, o, c);
+    expect_wrapped("big unknown member, wrapped", t3, o, c);
+    free(t3);
+    streamed_errors(text, len, c->proof->shape->sector_size);
     uint8_t *w;
     size_t wl;
     CHECK(c1_encode_wrapper(&w, &wl, c, 77, NULL) == C1_OK);
