@@ -617,7 +617,13 @@ c1_status c1_decode_top(c1_output **out, const void *buf, size_t len, c1_error *
     err->status = C1_OK;
     err->offset = 0;
     err->msg[0] = 0;
-    return c1_decode_text(out, buf, len, err, "", 1, mode, NULL);
+    c1_status st = c1_decode_text(out, buf, len, err, "", 1, mode, NULL);
+    if (st == C1_OK) { /* a failed streamed attempt may have left a message */
+        err->status = C1_OK;
+        err->offset = 0;
+        err->msg[0] = 0;
+    }
+    return st;
 }
 
 c1_status c1_decode(c1_output **out, const void *buf, size_t len, c1_error *err) {

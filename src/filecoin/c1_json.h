@@ -22,8 +22,11 @@ typedef struct {
     uint32_t index;
 } c1_frame;
 
-/* How far ahead of the parser a streamed text is decoded (c1_wrapper.c). */
+/* How far ahead of the parser a streamed text is decoded (c1_wrapper.c);
+ * the fuzz build makes it tiny to exercise the stream and its retry. */
+#ifndef C1_STREAM_AHEAD
 #define C1_STREAM_AHEAD ((size_t)4 << 20)
+#endif
 
 typedef struct c1_jp {
     const uint8_t *beg, *p, *end;

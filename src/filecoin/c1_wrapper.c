@@ -21,7 +21,12 @@
 
 #include "filecoin/c1_decode_internal.h"
 
-enum { STREAM_CHUNK = 1 << 20 }; /* base64 characters per step, a multiple of 4 */
+/* base64 characters per step, a multiple of 4 (tiny in the fuzz build) */
+#ifndef C1_STREAM_CHUNK
+#define C1_STREAM_CHUNK ((size_t)1 << 20)
+#endif
+#define STREAM_CHUNK C1_STREAM_CHUNK
+_Static_assert(C1_STREAM_CHUNK % 4 == 0, "base64 steps must be whole quartets");
 
 struct c1_stream {
     const uint8_t *b64;
