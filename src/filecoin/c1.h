@@ -19,7 +19,9 @@
  * {"SectorNum", "Phase1Out": base64 of that JSON, "SectorSize"}, checks the
  * shape against the registered proof and reports the FIRST problem with its
  * JSON path.  c1_encode writes serde_json's compact form (field order as
- * declared in Rust), so encode(decode(f)) == f for files in that form. */
+ * declared in Rust), so encode(decode(f)) == f for files in that form.
+ * (The decoder checks shapes and ranges only; whether the proofs hold is
+ * vanilla verification, which reads this model.) */
 #ifndef CUZK_FILECOIN_C1_H
 #define CUZK_FILECOIN_C1_H
 
@@ -165,17 +167,22 @@ void c1_output_fill_random(c1_output *c, uint64_t seed);
 /* ---- the codec ---------------------------------------------------------------------- */
 
 /* Decodes a bare SealCommitPhase1Output JSON or a Curio wrapper (told apart by
- * their keys).  On success *out owns the result (c1_output_free); on failure
- * *out = NULL and err says what and where (first problem, JSON path).
- * Wrapper errors inside Phase1Out carry the prefix "Phase1Out:" and the
- * offset within the decoded JSON. */
+ * their keys).  On success *out owns the result (c1_output_free) and err is
+ * cleared; on failure *out = NULL and err says what and where (first problem,
+ * JSON path).  Wrapper errors inside Phase1Out carry the prefix "Phase1Out:"
+ * and the offset within the decoded JSON.  Thread-safe; buf is only read.
+ * Memory: the model, plus for a wrapper a few MiB of text window (its base64
+ * is decoded as a stream; inputs the stream cannot take are decoded again the
+ * plain way, with a full copy of the text). */
 c1_status c1_decode(c1_output **out, const void *buf, size_t len, c1_error *err);
 
 /* The same, but buf may be overwritten: a wrapper's base64 is decoded in place
  * (no second copy of the text). */
 c1_status c1_decode_mutable(c1_output **out, void *buf, size_t len, c1_error *err);
 
-/* Reads a whole file into memory and decodes it (in place). */
+/* Decodes a file: mapped read-only, pages dropped once the parser has passed
+ * them (a 32 GiB output costs about the model's 10.6 MB plus a few MiB); a
+ * pipe or other non-regular file is read into memory first. */
 c1_status c1_decode_file(c1_output **out, const char *path, c1_error *err);
 
 /* serde_json::to_vec form of c->  *out is malloc'd, *len its size. */
