@@ -331,6 +331,17 @@ static int hex4(const uint8_t *p, uint32_t *v) {
     return 0;
 }
 
+/* Whether any of 8 bytes is a control byte, non-ASCII, '"' or '\\' (SWAR; a
+ * false "yes" only sends the scan to the byte loop, a "no" is exact). */
+static inline int special8(const uint8_t *p) {
+    const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+    uint64_t v, q, b;
+    memcpy(&v, p, 8);
+    q = v ^ (ones * '"');
+    b = v ^ (ones * '\\');
+    return (((v - ones * 0x20) & ~v) | v | ((q - ones) & ~q) | ((b - ones) & ~b)) & high ? 1 : 0;
+}
+
 int c1_jp_string(c1_jp *j, const uint8_t **s, size_t *n, int *escaped) {
     c1_jp_ws(j);
     if (j->p >= j->end || *j->p != '"')
@@ -342,6 +353,8 @@ int c1_jp_string(c1_jp *j, const uint8_t **s, size_t *n, int *escaped) {
         /* plain ASCII runs are the common case (base64, names); a long one in
          * a file mapping is scanned a step at a time, dropping pages behind */
         const uint8_t *lim = j->release && e - p > ((ptrdiff_t)1 << 21) ? p + ((size_t)1 << 21) : e;
+        while (lim - p >= 8 && !special8(p))
+            p += 8;
         while (p < lim && *p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
             p++;
         if (p == lim && lim < e) {
