@@ -24,7 +24,9 @@ static int check(const char *path) {
                 c1_status_str(err.status), err.msg, err.offset);
         return 1;
     }
-    char comm_d[65], comm_r[65], wrap[64] = "";
+    char comm_d[65], comm_r[65], wrap[64] = "", bytes[48] = "";
+    if (size >= 0)
+        snprintf(bytes, sizeof bytes, "; file %lld bytes", size);
     hex_encode(comm_d, c->comm_d, 32);
     hex_encode(comm_r, c->comm_r, 32);
     if (c->wrapped)
@@ -32,9 +34,9 @@ static int check(const char *path) {
     const fc_sector_shape *s = c->proof->shape;
     printf(
         "ok: %s (id %u), %u partitions x %u challenges, %u layers, tree %u-%u-%u, sector %" PRIu64
-        " bytes; file %lld bytes%s, decoded %zu bytes; comm_d %s comm_r %s\n",
+        " bytes%s%s, decoded %zu bytes; comm_d %s comm_r %s\n",
         c->proof->name, c->proof->id, c->partitions, c->challenges, c->layers, s->arity_base,
-        s->arity_sub, s->arity_top, s->sector_size, size, wrap, c->bytes, comm_d, comm_r);
+        s->arity_sub, s->arity_top, s->sector_size, bytes, wrap, c->bytes, comm_d, comm_r);
     c1_output_free(c);
     return 0;
 }

@@ -160,8 +160,10 @@ uint64_t c1_merkle_path_index(const c1_merkle *m);
 /* 1 if a and b hold the same proof type and values (wrapper fields ignored). */
 int c1_output_equal(const c1_output *a, const c1_output *b);
 
-/* Random values in a valid shape (indices < arity, node indices < nodes,
- * layer_index 1..L): for tests and benchmarks, NOT a proof. */
+/* Random values in a valid shape: node bytes random; per challenge a random
+ * node whose comm_d, comm_r_last and c_x paths point at it, random parent
+ * columns whose paths point at their index, layer_index 1..L.  Consistent
+ * indices, hashes that do not verify: for tests and benchmarks, NOT a proof. */
 void c1_output_fill_random(c1_output *c, uint64_t seed);
 
 /* ---- the codec ---------------------------------------------------------------------- */

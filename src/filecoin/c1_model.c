@@ -222,9 +222,12 @@ static uint64_t rnd(uint64_t *s) {
     return z ^ (z >> 31);
 }
 
-static void fill_merkle(c1_merkle *m, uint64_t *s) {
-    for (unsigned e = 0; e < m->tree->len; e++)
-        m->index[e] = (uint8_t)(rnd(s) % m->tree->arity[e]);
+/* Path indices that prove leaf (the inverse of c1_merkle_path_index). */
+static void set_path_index(c1_merkle *m, uint64_t leaf) {
+    for (unsigned e = 0; e < m->tree->len; e++) {
+        m->index[e] = (uint8_t)(leaf % m->tree->arity[e]);
+        leaf /= m->tree->arity[e];
+    }
 }
 
 void c1_output_fill_random(c1_output *c, uint64_t seed) {
@@ -245,17 +248,14 @@ void c1_output_fill_random(c1_output *c, uint64_t seed) {
     for (size_t i = 0; i < nch; i++) {
         c1_challenge *ch = &c->ch[i];
         uint64_t node = rnd(&s) % c->nodes;
-        fill_merkle(&ch->comm_d, &s);
-        fill_merkle(&ch->comm_r_last, &s);
+        set_path_index(&ch->comm_d, node);
+        set_path_index(&ch->comm_r_last, node);
         ch->c_x.index = (uint32_t)node;
-        fill_merkle(&ch->c_x.proof, &s);
-        for (unsigned k = 0; k < C1_DRG_PARENTS; k++) {
-            ch->drg[k].index = (uint32_t)(rnd(&s) % c->nodes);
-            fill_merkle(&ch->drg[k].proof, &s);
-        }
-        for (unsigned k = 0; k < C1_EXP_PARENTS; k++) {
-            ch->exp[k].index = (uint32_t)(rnd(&s) % c->nodes);
-            fill_merkle(&ch->exp[k].proof, &s);
+        set_path_index(&ch->c_x.proof, node);
+        for (unsigned k = 0; k < C1_DRG_PARENTS + C1_EXP_PARENTS; k++) {
+            c1_column *col = k < C1_DRG_PARENTS ? &ch->drg[k] : &ch->exp[k - C1_DRG_PARENTS];
+            col->index = (uint32_t)(rnd(&s) % c->nodes);
+            set_path_index(&col->proof, col->index);
         }
         for (unsigned l = 0; l < c->layers; l++) {
             ch->labeling[l].layer_index = l + 1;

@@ -176,6 +176,19 @@ static void shapes(void) {
     c1_tree_d_shape(&t, fc_shape_at(4));
     CHECK(t.len == 31 && t.hashes == 31 && t.arity[30] == 2);
 
+    /* the synthetic filler's paths point at their nodes (every tree kind) */
+    for (unsigned id = 5; id < 10; id++) {
+        c1_output *r = c1t_make(id, id, NULL, NULL);
+        for (unsigned p = 0; p < r->partitions; p++)
+            for (unsigned i = 0; i < r->challenges; i++) {
+                const c1_challenge *ch = c1_at(r, p, i);
+                CHECK(c1_merkle_path_index(&ch->comm_d) == ch->c_x.index);
+                CHECK(c1_merkle_path_index(&ch->comm_r_last) == ch->c_x.index);
+                CHECK(c1_merkle_path_index(&ch->exp[7].proof) == ch->exp[7].index);
+                CHECK(ch->labeling[r->layers - 1].node == ch->c_x.index);
+            }
+        c1_output_free(r);
+    }
     /* the accessors: path index folds from the root end */
     c1_output *c = c1t_make(9, 1, NULL, NULL);
     c1_merkle *m = &c1_at(c, 9, 17)->comm_r_last;
