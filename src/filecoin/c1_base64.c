@@ -9,7 +9,7 @@ static const char g_alphabet[65] =
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 /* 0..63 for alphabet characters, 64 for '=', 255 for anything else
- * (generated from g_alphabet). */
+ * (g_alphabet inverted; test_c1_base64 checks all 256 values in each position). */
 static const uint8_t g_table[256] = {
     255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
     255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,

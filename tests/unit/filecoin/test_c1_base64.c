@@ -59,6 +59,30 @@ int main(void) {
     reject("Zm9=", 2, "unused bits");   /* '9' = 61: low 2 bits set */
     reject("Zm8\x80", 3, "alphabet");
 
+    /* every byte value in every position of a quartet: accepted iff it is in
+     * the alphabet, and then worth its alphabet index (pins the decode table) */
+    static const char alphabet[] =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    int table_ok = 1;
+    for (int pos = 0; pos < 4; pos++)
+        for (int ch = 0; ch < 256; ch++) {
+            char q[5] = "AAAA";
+            q[pos] = (char)ch;
+            uint8_t o[3];
+            size_t n, bad;
+            const char *why;
+            const char *at = ch ? strchr(alphabet, ch) : NULL;
+            int r = c1_base64_decode(o, &n, q, 4, &bad, &why);
+            if (at) {
+                uint32_t v = (uint32_t)(at - alphabet) << (18 - 6 * pos);
+                table_ok &= r == 0 && n == 3 && o[0] == (uint8_t)(v >> 16) &&
+                            o[1] == (uint8_t)(v >> 8) && o[2] == (uint8_t)v;
+            } else if (ch != '=') {
+                table_ok &= r == -1 && bad == (size_t)pos && strstr(why, "alphabet") != NULL;
+            }
+        }
+    CHECK(table_ok);
+
     /* random data against OpenSSL, and in place */
     uint8_t in[300], out[300];
     char enc[401], ref[401];
