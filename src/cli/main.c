@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli/cmd_graph.h"
+#include "cli/cmd_c1.h"
 #include "cli/cmd_groth16.h"
 #include "cli/cmd_hash.h"
 #include "cli/cmd_zkey.h"
@@ -33,6 +34,7 @@ static int usage(FILE *to) {
             "  graph cache-name|cache-digest PROOF [--out F]   SDR parent cache name / digest\n"
             "  daemon --config F [--listen A]               the cuzk.v1 gRPC proving daemon "
             "(if built)\n"
+            "  c1 check FILE                                check a C1 output (JSON or c1.json)\n"
             "  version                                      print the version\n"
             "  help                                         this text\n",
             CUZK_VERSION_STRING);
@@ -69,6 +71,8 @@ int main(int argc, char **argv) {
         return cmd_hash(argc - 2, argv + 2);
     if (strcmp(cmd, "graph") == 0)
         return cmd_graph(argc - 2, argv + 2);
+    if (strcmp(cmd, "c1") == 0)
+        return cmd_c1(argc - 2, argv + 2);
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
         printf("cuzk %s\n", CUZK_VERSION_STRING);
         return 0;
