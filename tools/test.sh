@@ -11,4 +11,5 @@ cd "$CUZK_BUILD_DIR"
 # The fresh oracle file's seed, printed here so that any run can be replayed.
 export CUZK_ORACLE_SEED="${CUZK_ORACLE_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}"
 echo "oracle vectors: fresh seed $CUZK_ORACLE_SEED (CUZK_ORACLE_SEED=$CUZK_ORACLE_SEED tools/test.sh replays it)"
-ctest --output-on-failure -j"$(nproc)" "$@"
+# Tests labelled "slow" (production-size circuits) only run on request: ctest -L slow.
+ctest --output-on-failure -j"$(nproc)" -LE slow "$@"
