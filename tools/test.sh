@@ -11,5 +11,8 @@ cd "$CUZK_BUILD_DIR"
 # The fresh oracle file's seed, printed here so that any run can be replayed.
 export CUZK_ORACLE_SEED="${CUZK_ORACLE_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}"
 echo "oracle vectors: fresh seed $CUZK_ORACLE_SEED (CUZK_ORACLE_SEED=$CUZK_ORACLE_SEED tools/test.sh replays it)"
-# Tests labelled "slow" (production-size circuits) only run on request: ctest -L slow.
-ctest --output-on-failure -j"$(nproc)" -LE slow "$@"
+# Tests labelled "slow" (production-size circuits, minutes each) are left out
+# unless CUZK_SLOW=1 (then everything runs; add -L slow for only those).
+labels=(-LE slow)
+if [ "${CUZK_SLOW:-0}" = 1 ]; then labels=(); fi
+ctest --output-on-failure -j"$(nproc)" ${labels[@]+"${labels[@]}"} "$@"
