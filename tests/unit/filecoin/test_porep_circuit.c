@@ -4,7 +4,8 @@
  *    shapes (22 inputs; 1,206,212 / 1,199,620 / 1,296,576 / 1,346,982) and
  *    the production 2 KiB and 8 MiB partitions (40 inputs; 2,687,921 /
  *    3,844,929; facts 3.7); the proving mode with a random witness gives the
- *    same rows, variables, non-zeros and densities;
+ *    same rows, variables, non-zeros and densities, and so does counting
+ *    with the Poseidon replay off (CUZK_POSEIDON_REPLAY=0);
  *  - a random PoRep instance built natively (random data, a random graph
  *    whose DRG parents precede the node, labels by the native create_label,
  *    trees D / C / R by merkle_tree, comm_r = Poseidon2(comm_c, comm_r_last))
@@ -486,6 +487,14 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
         check_count(&counts[i], i == 4 ? &k2 : NULL);
     test_prove_shape(&counts[4].s, &k2);
+    /* the Poseidon replay (modes without values) off: the same counts */
+    setenv("CUZK_POSEIDON_REPLAY", "0", 1);
+    r1cs_counts k2_direct;
+    check_count(&counts[4], &k2_direct);
+    unsetenv("CUZK_POSEIDON_REPLAY");
+    CHECK(k2_direct.aux == k2.aux && k2_direct.nnz_a == k2.nnz_a && k2_direct.nnz_b == k2.nnz_b &&
+          k2_direct.nnz_c == k2.nnz_c && k2_direct.a_aux_density == k2.a_aux_density &&
+          k2_direct.b_aux_density == k2.b_aux_density);
     porep_shape twok = {64, 2, 2, 8, 0, 0}, base2 = {8, 2, 1, 2, 0, 0}, top = {64, 2, 1, 8, 4, 2};
     test_instance(&twok, 1);
     test_instance(&base2, 0);

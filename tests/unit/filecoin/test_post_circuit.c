@@ -14,6 +14,8 @@
  *    1-sector, 10-challenge circuit through post_witness_from_vanilla that is
  *    satisfied, whose leaf indices are post_leaf_challenge's and whose inputs
  *    are post_public_inputs; padded into 3 sectors it still is;
+ *  - RECORD matrices with the Poseidon replay equal the gadget's, entry by
+ *    entry (top_8_4_2 3 x 5, WinningPoSt 32 GiB);
  *  - wrong shapes, counts and indices are refused with a message.
  *
  * With an argument (window-32g, window-64g) it counts that registered
@@ -258,6 +260,40 @@ static void test_golden(void) {
     fc_post_vanilla_free(&v);
 }
 
+/* The replay of recorded Poseidon hashes (modes without values) gives the
+ * gadget's matrices exactly: RECORD with and without it, compared entry by
+ * entry. */
+static int csr_equal(const r1cs_csr *x, const r1cs_csr *y) {
+    if (x->rows != y->rows || memcmp(x->row_ptr, y->row_ptr, (x->rows + 1) * 4))
+        return 0;
+    size_t nnz = r1cs_csr_nnz(x);
+    return memcmp(x->col, y->col, nnz * 4) == 0 && memcmp(x->val, y->val, nnz * sizeof(fr)) == 0;
+}
+
+static void record(r1cs_matrices *m, const post_shape *s, int replay) {
+    if (replay)
+        unsetenv("CUZK_POSEIDON_REPLAY");
+    else
+        setenv("CUZK_POSEIDON_REPLAY", "0", 1);
+    r1cs_cs *cs = r1cs_cs_new(R1CS_RECORD, 0, NULL);
+    CHECK(post_circuit_synthesize(cs, s, NULL) == 0);
+    CHECK(r1cs_finish(cs) == R1CS_OK);
+    CHECK(r1cs_take_matrices(cs, m) == R1CS_OK);
+    r1cs_cs_free(cs);
+    unsetenv("CUZK_POSEIDON_REPLAY");
+}
+
+static void test_replay(const post_shape *s) {
+    r1cs_matrices x, y;
+    record(&x, s, 1);
+    record(&y, s, 0);
+    CHECK(x.num_constraints == y.num_constraints && x.num_inputs == y.num_inputs &&
+          x.num_aux == y.num_aux);
+    CHECK(csr_equal(&x.a, &y.a) && csr_equal(&x.b, &y.b) && csr_equal(&x.c, &y.c));
+    r1cs_matrices_free(&x);
+    r1cs_matrices_free(&y);
+}
+
 static void test_bad(void) {
     post_shape bad[] = {
         {64, 0, 5, 8, 0, 0}, {64, 3, 0, 8, 0, 0}, {63, 3, 5, 8, 0, 0},
@@ -316,6 +352,8 @@ int main(int argc, char **argv) {
     CHECK(win.sectors == 66 && win.challenges == 1);
     count("winning-32g", &win, 370590, 133);
 
+    test_replay(&t842);
+    test_replay(&win);
     test_native(&b8, 2);
     test_native(&t842, 3);
     post_shape one = {256, 4, 2, 8, 4, 0};
