@@ -394,13 +394,13 @@ static int replay_enabled(void) {
 }
 
 int poseidon_circuit_hash(r1cs_cs *cs, const gnum *preimage, unsigned arity, gnum *out) {
+    if (!poseidon_neptune_get(arity))
+        return -1;
     if (r1cs_has_values(cs) || arity > POSEIDON_CIRCUIT_MAX_ARITY || !replay_enabled())
         return hash_direct(cs, preimage, arity, out);
     for (unsigned i = 0; i < arity; i++)
         if (preimage[i].has_val) /* keep the value the direct form would compute */
             return hash_direct(cs, preimage, arity, out);
-    if (!poseidon_neptune_get(arity))
-        return -1;
     const replay *r = replay_get(arity);
     if (!r)
         return hash_direct(cs, preimage, arity, out);
