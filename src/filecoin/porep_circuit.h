@@ -72,7 +72,8 @@ size_t porep_num_public_inputs(const porep_shape *s);
  *   c_sib[C*15*sr]             [(c*15 + k)*sr + j]
  *   r_index[C*lr], r_sib[C*sr] tree R path of the encoded node
  * The c_x rows (k = 0) are not read by the circuit (it recomputes the labels)
- * but belong to the vanilla proof; porep_witness_check verifies them. */
+ * but belong to the vanilla proof; porep_witness_check compares them with
+ * the labels computed from the parents' rows. */
 typedef struct {
     fr replica_id, comm_d, comm_r, comm_c, comm_r_last;
     const uint64_t *challenge;
@@ -97,6 +98,17 @@ void porep_witness_sizes_get(const porep_shape *s, porep_witness_sizes *out);
  * want values.  Returns 0, or -1 for a bad shape (nothing synthesized);
  * everything else is the cs's sticky error. */
 int porep_circuit_synthesize(r1cs_cs *cs, const porep_shape *s, const porep_witness *w);
+
+/* Natively, every relation the circuit enforces (porep_witness.c): comm_r =
+ * Poseidon2(comm_c, comm_r_last); per challenge the tree D path of the data
+ * leaf (opening the challenge), the 15 column hashes' tree C paths (c_x
+ * opening the challenge), the L labels (create_label over the parents' rows)
+ * equal to c_x's rows, and label_L + data leaf's tree R path (opening the
+ * challenge).  column_index (C x 15, may be NULL) receives the node every
+ * column path opens: the parents, for comparing with the graph.  Returns 0,
+ * or -1 with err naming the challenge and the part. */
+int porep_witness_check(const porep_shape *s, const porep_witness *w, uint64_t *column_index,
+                        char *err, size_t errlen);
 
 /* StackedCompound::generate_public_inputs for one partition, natively:
  *   replica_id, comm_d, comm_r, then per challenge c: challenge[c] (the tree

@@ -14,6 +14,8 @@
  *  - a flipped parent row, tree-D / tree-R / tree-C path element, data leaf,
  *    challenge or comm_r is reported unsatisfied in the part that checks it
  *    ("challenge_1/drg_parent_3_inclusion/...");
+ *  - porep_witness_check (native) accepts the instance, returns the parents
+ *    its column paths open and rejects every corruption with a message;
  *  - bad shapes and indices are refused.
  *
  * With an argument (porep-512m, porep-32g, porep-64g, sat-11) it runs one
@@ -359,6 +361,18 @@ static void test_instance(const porep_shape *s, int all_corruptions) {
     double t1 = now();
     r1cs_cs *cs;
     char where[512];
+    /* the native check agrees and finds the parents */
+    uint64_t *cols = malloc(s->challenges * POREP_COLUMNS * sizeof(uint64_t));
+    CHECK(porep_witness_check(s, &in.w, cols, where, sizeof where) == 0);
+    int parents_ok = 1;
+    for (size_t c = 0; c < s->challenges; c++)
+        for (unsigned k = 0; k < POREP_COLUMNS; k++)
+            parents_ok &= cols[c * POREP_COLUMNS + k] ==
+                          (k == 0                   ? in.chal[c]
+                           : k <= POREP_DRG_PARENTS ? in.chal_drg[c * POREP_DRG_PARENTS + k - 1]
+                                                    : in.chal_exp[c * POREP_EXP_PARENTS + k - 7]);
+    CHECK(parents_ok);
+    free(cols);
     CHECK(check_instance(&in, &in.w, where, sizeof where, &cs));
     double t2 = now();
     /* the public inputs synthesis made are the native ones */
@@ -386,6 +400,9 @@ static void test_instance(const porep_shape *s, int all_corruptions) {
         char buf[128];
         void *owned;
         const char *expect = corrupt(&in, &w, what, c, buf, sizeof buf, &owned);
+        char native[256] = "";
+        CHECK(porep_witness_check(s, &w, NULL, native, sizeof native) == -1);
+        CHECK(strlen(native) > 10);
         int sat = check_instance(&in, &w, where, sizeof where, NULL);
         CHECK(!sat);
         CHECK(strncmp(where, expect, strlen(expect)) == 0);
@@ -393,7 +410,7 @@ static void test_instance(const porep_shape *s, int all_corruptions) {
             fprintf(stderr, "  corruption %d: expected \"%s...\", got \"%s\"\n", what, expect,
                     where);
         else
-            printf("  corruption %d: unsatisfied at %s\n", what, where);
+            printf("  corruption %d: unsatisfied at %s; native: %s\n", what, where, native);
         free(owned);
     }
     free(want);
