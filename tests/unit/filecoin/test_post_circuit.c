@@ -4,7 +4,8 @@
  *    challenges: 19 inputs, 16,869 / 22,674 / 27,384 for base_8 / sub_8_4 /
  *    top_8_4_2; 2 sectors: 13 / 11,246; 32 GiB base-8-only 5 x 10:
  *    266,665) and the registered WinningPoSt 32 GiB (66 x 1: 370,590, 133
- *    inputs; facts 3.7);
+ *    inputs; facts 3.7), and every other registered PoSt proof but WindowPoSt
+ *    32/64 GiB against facts 3.7's model (313 + challenges x T per sector);
  *  - native instances (random trees R, comm_r = Poseidon2(comm_c,
  *    comm_r_last), leaf challenges by post_leaf_challenge) with fewer real
  *    sectors than the circuit holds satisfy it; the inputs equal
@@ -294,6 +295,31 @@ static void test_replay(const post_shape *s) {
     r1cs_matrices_free(&y);
 }
 
+/* facts 3.7's model: per sector 313 + challenges x T, T = sum over levels of
+ * (log2 a + insert(a) + Poseidon(a)) + 2 (pack, root equality). */
+static size_t model(const post_shape *s) {
+    por_shape t;
+    post_shape_tree(s, &t);
+    size_t T = 2;
+    for (unsigned l = 0; l < por_shape_levels(&t); l++) {
+        unsigned a = por_shape_arity(&t, l);
+        T += a == 2 ? 1 + 2 + 311 : a == 4 ? 2 + 8 + 377 : 3 + 22 + 505;
+    }
+    return (size_t)s->sectors * (313 + s->challenges * T);
+}
+
+/* Every registered PoSt proof small enough for the default run. */
+static void test_registered(void) {
+    for (unsigned id = 0; id < 15; id++) {
+        const fc_post_proof *p = fc_post_proof_by_id(id);
+        post_shape s;
+        post_shape_for_proof(&s, p);
+        if ((uint64_t)s.sectors * s.challenges > 1000)
+            continue; /* WindowPoSt 32/64 GiB: the slow tests */
+        count(p->name, &s, model(&s), 1 + (size_t)s.sectors * (1 + s.challenges));
+    }
+}
+
 static void test_bad(void) {
     post_shape bad[] = {
         {64, 0, 5, 8, 0, 0}, {64, 3, 0, 8, 0, 0}, {63, 3, 5, 8, 0, 0},
@@ -352,6 +378,7 @@ int main(int argc, char **argv) {
     CHECK(win.sectors == 66 && win.challenges == 1);
     count("winning-32g", &win, 370590, 133);
 
+    test_registered();
     test_replay(&t842);
     test_replay(&win);
     test_native(&b8, 2);
