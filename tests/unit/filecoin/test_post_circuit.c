@@ -9,7 +9,8 @@
  *  - native instances (random trees R, comm_r = Poseidon2(comm_c,
  *    comm_r_last), leaf challenges by post_leaf_challenge) with fewer real
  *    sectors than the circuit holds satisfy it; the inputs equal
- *    post_public_inputs (last sector repeated); a flipped leaf, sibling,
+ *    post_public_inputs (last sector repeated); the proving mode has the
+ *    blank count's rows, non-zeros and densities; a flipped leaf, sibling,
  *    comm_c or comm_r is reported in "outer namespace/sector_i/...";
  *  - Curio's golden 32 GiB vanilla proof (sector 1, randomness 0) fills a
  *    1-sector, 10-challenge circuit through post_witness_from_vanilla that is
@@ -123,6 +124,19 @@ static void test_native(const post_shape *s, size_t real) {
     CHECK(fr_equal(&want[n - (C + 1)], &comm_r[real - 1]));
     char where[512];
     CHECK(run_check(s, &w, want, where, sizeof where));
+    /* the proving mode (direct Poseidon gadget) has the blank count's shape
+     * (replayed Poseidon): rows, variables, non-zeros, densities */
+    r1cs_counts kp, kb;
+    r1cs_cs *pc = r1cs_cs_new(R1CS_PROVE, 0, NULL), *bc = r1cs_cs_new(R1CS_COUNT, 0, NULL);
+    CHECK(post_circuit_synthesize(pc, s, &w) == 0 && r1cs_finish(pc) == R1CS_OK);
+    CHECK(post_circuit_synthesize(bc, s, NULL) == 0 && r1cs_finish(bc) == R1CS_OK);
+    CHECK(r1cs_get_counts(pc, &kp) == R1CS_OK && r1cs_get_counts(bc, &kb) == R1CS_OK);
+    CHECK(kp.constraints_total == kb.constraints_total && kp.inputs == kb.inputs &&
+          kp.aux == kb.aux && kp.nnz_a == kb.nnz_a && kp.nnz_b == kb.nnz_b &&
+          kp.nnz_c == kb.nnz_c && kp.a_aux_density == kb.a_aux_density &&
+          kp.b_input_density == kb.b_input_density && kp.b_aux_density == kb.b_aux_density);
+    r1cs_cs_free(pc);
+    r1cs_cs_free(bc);
     printf("  native %u sectors (%zu real) x %u challenges, %llu leaves %u-%u-%u: satisfied\n",
            s->sectors, real, s->challenges, (unsigned long long)s->nodes, s->arity_base,
            s->arity_sub, s->arity_top);
