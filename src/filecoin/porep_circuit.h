@@ -71,6 +71,17 @@ size_t porep_num_public_inputs(const porep_shape *s);
  *   c_index[C*15*lr]           columns' tree C paths, [(c*15 + k)*lr + level]
  *   c_sib[C*15*sr]             [(c*15 + k)*sr + j]
  *   r_index[C*lr], r_sib[C*sr] tree R path of the encoded node
+ * From a C1 file (facts 2.3), partition p's vanilla proofs P[0..C-1]:
+ *   replica_id, comm_d, comm_r   the C1 output's fields
+ *   comm_r_last, comm_c          P[0].comm_r_last_proof.root and
+ *                                P[0].replica_column_proofs.c_x.inclusion_proof.root
+ *                                (upstream requires every P[c] to agree)
+ *   challenge[c]                 P[c].labeling_proofs[0].node
+ *   data_leaf[c], d_*            P[c].comm_d_proofs: leaf, path (index, hashes[0])
+ *   rows, c_* of column k        P[c].replica_column_proofs: c_x, drg_parents[0..5],
+ *                                exp_parents[0..7]: column.rows, inclusion_proof path
+ *   r_*                          P[c].comm_r_last_proof path
+ * Paths are base elements, then the sub element, then the top element.
  * The c_x rows (k = 0) are not read by the circuit (it recomputes the labels)
  * but belong to the vanilla proof; porep_witness_check compares them with
  * the labels computed from the parents' rows. */
