@@ -19,6 +19,7 @@ typedef struct {
     porep_shape ps;
     post_shape qs;
     const char *proof_name; /* the registered proof it stands for */
+    char stem[160];         /* the published parameter files' stem */
 } circuit_id;
 
 /* Parses NAME; 0, or -1 with a message. */
@@ -42,6 +43,8 @@ static int parse_name(circuit_id *out, const char *name) {
         out->porep = 1;
         out->proof_name = p->name;
         porep_shape_for_sector(&out->ps, shape, p->challenges_per_partition);
+        if (!fc_porep_param_stem(out->stem, sizeof out->stem, shape))
+            out->stem[0] = 0;
         return 0;
     }
     int winning = kind == 7 && strncmp(name, "winning", 7) == 0;
@@ -51,6 +54,8 @@ static int parse_name(circuit_id *out, const char *name) {
     const fc_post_proof *p = fc_post_proof_by_id(window ? 5 + si : si);
     out->proof_name = p->name;
     post_shape_for_proof(&out->qs, p);
+    if (!fc_post_param_stem(out->stem, sizeof out->stem, p))
+        out->stem[0] = 0;
     return 0;
 bad:
     fprintf(stderr, "cuzk: unknown circuit \"%s\" (one of %s)\n", name, names);
@@ -73,6 +78,8 @@ static void describe(const circuit_id *c) {
                c->proof_name, c->qs.sectors, c->qs.challenges, (unsigned long long)c->qs.nodes,
                c->qs.arity_base, c->qs.arity_sub, c->qs.arity_top);
     }
+    if (c->stem[0])
+        printf("parameters         %s.params / .vk\n", c->stem);
 }
 
 static unsigned log2_ceil(size_t n) {
