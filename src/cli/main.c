@@ -4,6 +4,7 @@
 
 #include "cli/cmd_graph.h"
 #include "cli/cmd_c1.h"
+#include "cli/cmd_circuit.h"
 #include "cli/cmd_groth16.h"
 #include "cli/cmd_hash.h"
 #include "cli/cmd_zkey.h"
@@ -29,6 +30,8 @@ static int usage(FILE *to) {
             "  verify zkey --vk F --proof F --public F      verify snarkjs JSON: OK/INVALID\n"
             "  bench prove [--circuit random:N] [--threads T] [--reps R]   per-phase timing\n"
             "  (built-in circuits C: cubic[:X], random:N[:SEED])\n"
+            "  circuit info porep-2k|...|window-64g        Filecoin circuit shape and counts\n"
+            "  bench synth porep-2k|porep-8m [--reps R]    proving-mode synthesis speed\n"
             "  hash poseidon --arity A HEX...               Filecoin Poseidon (LE hex in/out)\n"
             "  hash sha256-trunc HEX                        SHA-256 with byte 31 &= 0x3f\n"
             "  graph cache-name|cache-digest PROOF [--out F]   SDR parent cache name / digest\n"
@@ -67,6 +70,10 @@ int main(int argc, char **argv) {
         strcmp(cmd, "-l") == 0 || strcmp(cmd, "--log-level") == 0)
         return cmd_daemon(argc - 1, argv + 1);
 #endif
+    if (strcmp(cmd, "circuit") == 0)
+        return cmd_circuit(argc - 2, argv + 2);
+    if (strcmp(cmd, "bench") == 0 && argc > 2 && strcmp(argv[2], "synth") == 0)
+        return cmd_bench_synth(argc - 3, argv + 3);
     if (strcmp(cmd, "hash") == 0)
         return cmd_hash(argc - 2, argv + 2);
     if (strcmp(cmd, "graph") == 0)

@@ -93,7 +93,7 @@ static unsigned log_base(uint64_t n, unsigned base) {
 }
 
 static int read_path(walker *w, const char *name, level_shape want, uint32_t *n_out) {
-    char what[160];
+    char what[320];
     uint64_t n;
     snprintf(what, sizeof what, "%s", name);
     if (read_len(w, &n, 16, what))
@@ -135,7 +135,7 @@ static int read_path(walker *w, const char *name, level_shape want, uint32_t *n_
 }
 
 static int read_merkle_proof(walker *w, const char *name) {
-    char what[160];
+    char what[192];
     uint32_t variant;
     snprintf(what, sizeof what, "%s.variant", name);
     if (read_u32(w, &variant, what))
@@ -198,7 +198,7 @@ static int read_merkle_proof(walker *w, const char *name) {
 }
 
 static int walk(walker *w, fc_post_vanilla *out) {
-    char what[160];
+    char what[96];
     uint64_t sector_id, n_sectors;
     if (read_u64(w, &sector_id, "sector_id") ||
         read_domain(w, w->fill ? out->comm_r : NULL, "comm_r") ||

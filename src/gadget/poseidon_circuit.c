@@ -4,7 +4,9 @@
  * variables and constraints come out in the same order with the same terms. */
 #include "gadget/poseidon_circuit.h"
 
+#include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "gadget/poseidon_neptune.h"
 
@@ -243,7 +245,7 @@ size_t poseidon_circuit_constraints(unsigned arity) {
     return 3 * (sboxes - 1) + (sboxes - arity);
 }
 
-int poseidon_circuit_hash(r1cs_cs *cs, const gnum *preimage, unsigned arity, gnum *out) {
+static int hash_direct(r1cs_cs *cs, const gnum *preimage, unsigned arity, gnum *out) {
     const poseidon_neptune *n = poseidon_neptune_get(arity);
     if (!n)
         return -1;
@@ -288,4 +290,119 @@ int poseidon_circuit_hash(r1cs_cs *cs, const gnum *preimage, unsigned arity, gnu
         r1cs_lc_free(&mem[i].lc);
     free(mem);
     return 0;
+}
+
+/* ---- replay of a recorded hash (modes without values) --------------------
+ *
+ * The constraints of one hash do not depend on the values: only on the
+ * arity, the constants and which variables enter.  Without values (the
+ * blank circuits of counting and parameter generation) the gadget above
+ * spends its time multiplying LC coefficients by the round matrices (65% of
+ * a WindowPoSt count).  So the hash is recorded once per arity (R1CS_RECORD
+ * with the preimage as aux 0 .. arity-1) and replayed: the new variables are
+ * allocated, then every row is re-emitted with the preimage and the new
+ * variables substituted.  Rows, terms, coefficients and densities are the
+ * same (zero coefficients, which the recording drops, count nowhere); only
+ * the allocations come before the rows instead of between them, which no
+ * mode without values can observe.  CUZK_POSEIDON_REPLAY=0 turns it off. */
+typedef struct {
+    r1cs_matrices m;
+    size_t rows;    /* circuit rows (the recording's input row dropped) */
+    size_t new_aux; /* variables the hash allocates */
+    uint32_t out;   /* the result's column in m */
+} replay;
+
+static replay *g_replay[POSEIDON_CIRCUIT_MAX_ARITY + 1];
+static pthread_mutex_t g_replay_lock = PTHREAD_MUTEX_INITIALIZER;
+
+typedef struct {
+    replay *r;
+    unsigned arity;
+} record_ctx;
+
+static int record_one(r1cs_cs *cs, void *ctx) {
+    replay *r = ((record_ctx *)ctx)->r;
+    const unsigned arity = ((record_ctx *)ctx)->arity;
+    gnum pre[POSEIDON_CIRCUIT_MAX_ARITY], out;
+    for (unsigned i = 0; i < arity; i++)
+        pre[i] = gnum_alloc(cs, NULL);
+    if (hash_direct(cs, pre, arity, &out))
+        return -1;
+    r->out = (uint32_t)(1 + r1cs_var_index(out.var)); /* column: ONE, then aux */
+    return 0;
+}
+
+static const replay *replay_get(unsigned arity) {
+    pthread_mutex_lock(&g_replay_lock);
+    replay *r = g_replay[arity];
+    if (!r && (r = calloc(1, sizeof *r)) != NULL) {
+        r1cs_cs *cs = r1cs_cs_new(R1CS_RECORD, 0, NULL);
+        record_ctx ctx = {r, arity};
+        if (!cs || r1cs_synthesize(cs, record_one, &ctx) || r1cs_take_matrices(cs, &r->m)) {
+            free(r);
+            r = NULL;
+        } else {
+            r->rows = r->m.num_constraints - r->m.num_inputs;
+            r->new_aux = r->m.num_aux - arity;
+            g_replay[arity] = r;
+        }
+        r1cs_cs_free(cs);
+    }
+    pthread_mutex_unlock(&g_replay_lock);
+    return r;
+}
+
+static r1cs_var replay_var(uint32_t col, const gnum *preimage, unsigned arity, size_t base) {
+    if (col == 0)
+        return R1CS_ONE;
+    if (col - 1 < arity)
+        return preimage[col - 1].var;
+    return r1cs_aux_var((uint32_t)(base + col - 1 - arity));
+}
+
+static void replay_lc(r1cs_lc *lc, const r1cs_csr *m, size_t row, const gnum *preimage,
+                      unsigned arity, size_t base) {
+    r1cs_lc_clear(lc);
+    for (uint32_t k = m->row_ptr[row]; k < m->row_ptr[row + 1]; k++)
+        r1cs_lc_add_term(lc, replay_var(m->col[k], preimage, arity, base), &m->val[k]);
+}
+
+static int hash_replay(r1cs_cs *cs, const replay *r, const gnum *preimage, unsigned arity,
+                       gnum *out) {
+    const size_t base = r1cs_num_aux(cs);
+    for (size_t i = 0; i < r->new_aux; i++)
+        r1cs_alloc(cs, NULL);
+    r1cs_lc a = R1CS_LC_INIT, b = R1CS_LC_INIT, c = R1CS_LC_INIT;
+    for (size_t j = 0; j < r->rows; j++) {
+        replay_lc(&a, &r->m.a, j, preimage, arity, base);
+        replay_lc(&b, &r->m.b, j, preimage, arity, base);
+        replay_lc(&c, &r->m.c, j, preimage, arity, base);
+        r1cs_enforce(cs, NULL, &a, &b, &c);
+    }
+    r1cs_lc_free(&a);
+    r1cs_lc_free(&b);
+    r1cs_lc_free(&c);
+    out->var = replay_var(r->out, preimage, arity, base);
+    out->has_val = 0;
+    fr_set_zero(&out->val);
+    return 0;
+}
+
+static int replay_enabled(void) {
+    const char *e = getenv("CUZK_POSEIDON_REPLAY");
+    return !(e && e[0] == '0');
+}
+
+int poseidon_circuit_hash(r1cs_cs *cs, const gnum *preimage, unsigned arity, gnum *out) {
+    if (!poseidon_neptune_get(arity))
+        return -1;
+    if (r1cs_has_values(cs) || arity > POSEIDON_CIRCUIT_MAX_ARITY || !replay_enabled())
+        return hash_direct(cs, preimage, arity, out);
+    for (unsigned i = 0; i < arity; i++)
+        if (preimage[i].has_val) /* keep the value the direct form would compute */
+            return hash_direct(cs, preimage, arity, out);
+    const replay *r = replay_get(arity);
+    if (!r)
+        return hash_direct(cs, preimage, arity, out);
+    return hash_replay(cs, r, preimage, arity, out);
 }

@@ -15,6 +15,10 @@
 #include "gadget/num.h"
 #include "r1cs/cs.h"
 
+/* Largest arity the replay of recorded hashes covers (modes without values,
+ * see poseidon_circuit.c); larger ones always run the gadget. */
+#define POSEIDON_CIRCUIT_MAX_ARITY 36
+
 /* out = Poseidon-MerkleTree(preimage[0 .. arity-1]) as an allocated num.
  * Returns 0, or -1 (nothing allocated) for an unsupported arity or when the
  * constants cannot be built.  Other failures are the cs's sticky errors. */

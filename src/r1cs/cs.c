@@ -179,7 +179,7 @@ static r1cs_var alloc_var(r1cs_cs *cs, const fr *value, int aux) {
         if (!r1cs_frvec_push(cs, aux ? &cs->aux : &cs->input, value))
             return v;
     }
-    if (cs->mode == R1CS_PROVE && !r1cs_prove_alloc(cs, aux))
+    if (cs->mode != R1CS_RECORD && !r1cs_prove_alloc(cs, aux))
         return v;
     (*n)++;
     return v;
@@ -322,6 +322,12 @@ int r1cs_finish(r1cs_cs *cs) {
         enforce_row(cs, &a, &zero, &zero);
     }
     r1cs_lc_free(&a);
+    if (cs->a_aux.w) {
+        cs->density[0] = r1cs_bitmap_popcount(cs->a_aux.w, cs->num_aux);
+        cs->density[2] = r1cs_bitmap_popcount(cs->b_aux.w, cs->num_aux);
+    }
+    if (cs->b_input.w)
+        cs->density[1] = r1cs_bitmap_popcount(cs->b_input.w, cs->num_inputs);
     cs->finished = 1;
     return cs->err;
 }
@@ -348,5 +354,8 @@ int r1cs_get_counts(const r1cs_cs *cs, r1cs_counts *out) {
     out->satisfied = out->checked && !cs->unsat;
     out->first_unsatisfied = cs->unsat ? cs->unsat_row : 0;
     out->unsatisfied_path = cs->unsat ? (cs->unsat_path ? cs->unsat_path : "") : NULL;
+    out->a_aux_density = cs->density[0];
+    out->b_input_density = cs->density[1];
+    out->b_aux_density = cs->density[2];
     return cs->err;
 }

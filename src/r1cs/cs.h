@@ -130,6 +130,11 @@ typedef struct {
     int satisfied;                /* checked and no row failed */
     size_t first_unsatisfied;     /* row index, when !satisfied */
     const char *unsatisfied_path; /* "ns/ns/name", owned by cs; NULL if none */
+    /* Density counts as bellperson's trackers (PROVE and COUNT modes; 0 in
+     * RECORD): aux variables with a non-zero A term, inputs and aux variables
+     * with a non-zero B term.  The input rows are not counted (they only put
+     * inputs into A). */
+    size_t a_aux_density, b_input_density, b_aux_density;
 } r1cs_counts;
 
 /* Any mode, after finish. */

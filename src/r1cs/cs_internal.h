@@ -49,7 +49,8 @@ struct r1cs_cs {
     r1cs_frvec input, aux;
     /* R1CS_PROVE */
     r1cs_frvec a, b, c;
-    r1cs_bits a_aux, b_input, b_aux;
+    r1cs_bits a_aux, b_input, b_aux; /* also kept by R1CS_COUNT */
+    size_t density[3];               /* a_aux, b_input, b_aux popcounts (finish) */
     /* R1CS_RECORD: row_ptr has rows + 1 entries; col holds var ids until take */
     r1cs_u32vec row_ptr[3], col[3];
     r1cs_frvec val[3];
@@ -121,7 +122,7 @@ static inline int r1cs_frvec_push(r1cs_cs *cs, r1cs_frvec *v, const fr *x) {
  * cs->err set if memory ran out). */
 int r1cs_prove_row(r1cs_cs *cs, const r1cs_lc *a, const r1cs_lc *b, const r1cs_lc *c);
 int r1cs_prove_reserve(r1cs_cs *cs, const r1cs_hint *h);
-int r1cs_prove_alloc(r1cs_cs *cs, int aux);
+int r1cs_prove_alloc(r1cs_cs *cs, int aux); /* PROVE and COUNT: density bits */
 int r1cs_count_row(r1cs_cs *cs, const r1cs_lc *a, const r1cs_lc *b, const r1cs_lc *c);
 int r1cs_record_row(r1cs_cs *cs, const r1cs_lc *a, const r1cs_lc *b, const r1cs_lc *c);
 int r1cs_record_reserve(r1cs_cs *cs, const r1cs_hint *h);
