@@ -16,9 +16,12 @@
 #include "util/hex.h"
 #include "util/parallel.h"
 #include "util/timing.h"
+#ifdef CUZK_HAVE_CUDA
+#include "cuda/cuda_backend.h"
+#endif
 
 typedef struct {
-    const char *circuit, *params, *vk, *proof, *public_path;
+    const char *circuit, *params, *vk, *proof, *public_path, *backend;
     unsigned threads, reps;
 } args;
 
@@ -29,7 +32,8 @@ static int parse_args(args *a, int argc, char **argv, const char *usage) {
     const char *reps = NULL;
     const cli_opt opts[] = {
         {"--circuit", &a->circuit}, {"--params", &a->params},      {"--vk", &a->vk},
-        {"--proof", &a->proof},     {"--public", &a->public_path}, {"--reps", &reps}};
+        {"--proof", &a->proof},     {"--public", &a->public_path}, {"--reps", &reps},
+        {"--backend", &a->backend}};
     if (cli_parse(argc, argv, opts, sizeof opts / sizeof opts[0], &a->threads, usage))
         return -1;
     if (reps && (a->reps = (unsigned)atoi(reps)) < 1) {
@@ -37,6 +41,25 @@ static int parse_args(args *a, int argc, char **argv, const char *usage) {
         return -1;
     }
     return 0;
+}
+
+/* --backend cpu (default) | cuda: the prover backend, or NULL after saying why. */
+static const groth16_backend *pick_backend(const char *name) {
+    if (!name || strcmp(name, "cpu") == 0)
+        return &groth16_backend_cpu;
+#ifdef CUZK_HAVE_CUDA
+    if (strcmp(name, "cuda") == 0) {
+        char why[256] = "";
+        const groth16_backend *b = cuda_backend_why(why, sizeof why);
+        if (!b)
+            fprintf(stderr, "cuzk: --backend cuda: %s\n", why);
+        return b;
+    }
+    fprintf(stderr, "cuzk: unknown --backend \"%s\" (cpu or cuda)\n", name);
+#else
+    fprintf(stderr, "cuzk: unknown --backend \"%s\" (this build has only cpu: no nvcc)\n", name);
+#endif
+    return NULL;
 }
 
 static int get_circuit(toy_circuit *c, const args *a) {
@@ -207,7 +230,7 @@ static int write_public(const char *path, const fr *in, size_t n) {
 
 int cmd_prove(int argc, char **argv) {
     const char *usage = "cuzk prove --circuit SPEC --params FILE --proof FILE [--public FILE] "
-                        "[--threads N]";
+                        "[--threads N] [--backend cpu|cuda]";
     args a;
     toy_circuit c;
     if (parse_args(&a, argc, argv, usage) || get_circuit(&c, &a))
@@ -231,7 +254,12 @@ int cmd_prove(int argc, char **argv) {
     groth16_proof proof;
     groth16_pvk pvk;
     groth16_prove_timing t;
-    const groth16_backend *be = &groth16_backend_cpu;
+    const groth16_backend *be = pick_backend(a.backend);
+    if (!be) {
+        r1cs_partition_free(&part);
+        loaded_free(&lp);
+        return 2;
+    }
     if (be->prove(&proof, &part, 1, &lp.d, NULL, NULL, a.threads, &t, &err) == GROTH16_OK &&
         groth16_pvk_prepare(&pvk, &lp.gp.vk, &err) == GROTH16_OK) {
         /* never hand out a proof that does not verify */
@@ -347,7 +375,8 @@ int cmd_verify(int argc, char **argv) {
 }
 
 int cmd_bench_prove(int argc, char **argv) {
-    const char *usage = "cuzk bench prove --circuit random:N[:SEED] [--threads N] [--reps R]";
+    const char *usage = "cuzk bench prove --circuit random:N[:SEED] [--threads N] [--reps R] "
+                        "[--backend cpu|cuda]";
     args a;
     toy_circuit c;
     if (parse_args(&a, argc, argv, usage))
@@ -355,6 +384,9 @@ int cmd_bench_prove(int argc, char **argv) {
     if (!a.circuit)
         a.circuit = "random:65536:1";
     if (get_circuit(&c, &a))
+        return 2;
+    const groth16_backend *be = pick_backend(a.backend);
+    if (!be)
         return 2;
     r1cs_matrices mx;
     r1cs_partition part;
@@ -370,8 +402,9 @@ int cmd_bench_prove(int argc, char **argv) {
         return 1;
     }
     double t1 = timing_now_ms();
-    printf("bench prove %s: %zu rows, %zu inputs, %zu aux; threads %u; test setup %.0f ms\n",
-           a.circuit, mx.num_constraints, mx.num_inputs, mx.num_aux, a.threads, t1 - t0);
+    printf("bench prove %s: %zu rows, %zu inputs, %zu aux; threads %u; backend %s; test setup "
+           "%.0f ms\n",
+           a.circuit, mx.num_constraints, mx.num_inputs, mx.num_aux, a.threads, be->name, t1 - t0);
     groth16_params_data d = groth16_setup_data(&s);
     int rc = 0;
     for (unsigned r = 0; r < a.reps && rc == 0; r++) {
@@ -383,7 +416,7 @@ int cmd_bench_prove(int argc, char **argv) {
         double synth = timing_now_ms() - ts;
         groth16_proof proof;
         groth16_prove_timing t;
-        if (groth16_backend_cpu.prove(&proof, &part, 1, &d, NULL, NULL, a.threads, &t, &err)) {
+        if (be->prove(&proof, &part, 1, &d, NULL, NULL, a.threads, &t, &err)) {
             fprintf(stderr, "cuzk bench: %s\n", err.msg);
             rc = 1;
         } else {

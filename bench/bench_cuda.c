@@ -1,0 +1,297 @@
+/* GPU benchmarks (CUDA events, medians): G1/G2 MSM with resident bases
+ * (random and 90%-bit scalars), NTT forward/inverse, the H step.
+ *   bench_cuda msm LOGMIN LOGMAX [random|bits90|both] [g1|g2]
+ *   bench_cuda ntt LOGMIN LOGMAX
+ *   bench_cuda h LOG
+ * BENCH_REPS (default 5) repetitions; CUZK_MSM_WINDOW forces the window.
+ * Device times exclude host copies (the data is resident, as sppark's
+ * anchor figures); the scalar upload is printed apart. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef CUZK_HAVE_CUDA
+#include "cuda/cuda_device.h"
+#include "cuda/cuda_gpu.h"
+#include "util/parallel.h"
+#include "util/timing.h"
+
+static unsigned reps(void) {
+    const char *e = getenv("BENCH_REPS");
+    int r = e ? atoi(e) : 5;
+    return r > 0 ? (unsigned)r : 5;
+}
+
+static uint64_t rng = 0x1234567;
+static uint64_t rnd(void) {
+    uint64_t z = (rng += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static fr rand_fr(void) {
+    uint8_t b[32];
+    for (int i = 0; i < 32; i += 8) {
+        uint64_t x = rnd();
+        memcpy(b + i, &x, 8);
+    }
+    fr r;
+    fr_from_bytes_le_reduce(&r, b);
+    return r;
+}
+
+static int cmp_f(const void *a, const void *b) {
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+static float median(float *v, unsigned n) {
+    qsort(v, n, sizeof *v, cmp_f);
+    return v[n / 2];
+}
+
+/* 2^20 distinct points (chunked walks P + iQ), tiled up to n. */
+typedef struct {
+    g1_affine *g1;
+    g2_affine *g2;
+    size_t n;
+    fr *starts;
+    fr q;
+} pts_job;
+#define PCHUNK 16384
+static void pts_task(void *ctx, size_t task, unsigned worker) {
+    pts_job *j = ctx;
+    (void)worker;
+    size_t s = task * PCHUNK, e = s + PCHUNK < j->n ? s + PCHUNK : j->n;
+    if (j->g1) {
+        g1_affine gen;
+        g1_affine_generator(&gen);
+        g1_jac p, q, *tmp = malloc((e - s) * sizeof *tmp);
+        g1_jac_from_affine(&p, &gen);
+        g1_jac_from_affine(&q, &gen);
+        g1_jac_mul_vartime(&q, &q, &j->q);
+        g1_jac_mul_vartime(&p, &p, &j->starts[task]);
+        for (size_t i = s; i < e; i++) {
+            tmp[i - s] = p;
+            g1_jac_add_vartime(&p, &p, &q);
+        }
+        g1_jac_batch_to_affine(j->g1 + s, tmp, e - s);
+        free(tmp);
+    } else {
+        g2_affine gen;
+        g2_affine_generator(&gen);
+        g2_jac p, q, *tmp = malloc((e - s) * sizeof *tmp);
+        g2_jac_from_affine(&p, &gen);
+        g2_jac_from_affine(&q, &gen);
+        g2_jac_mul_vartime(&q, &q, &j->q);
+        g2_jac_mul_vartime(&p, &p, &j->starts[task]);
+        for (size_t i = s; i < e; i++) {
+            tmp[i - s] = p;
+            g2_jac_add_vartime(&p, &p, &q);
+        }
+        g2_jac_batch_to_affine(j->g2 + s, tmp, e - s);
+        free(tmp);
+    }
+}
+
+static void *make_points(size_t n, int g2) {
+    size_t uniq = n < ((size_t)1 << 20) ? n : ((size_t)1 << 20);
+    size_t sz = g2 ? sizeof(g2_affine) : sizeof(g1_affine);
+    char *out = malloc(n * sz);
+    if (!out)
+        return NULL;
+    size_t chunks = (uniq + PCHUNK - 1) / PCHUNK;
+    pts_job j = {g2 ? NULL : (g1_affine *)out, g2 ? (g2_affine *)out : NULL, uniq,
+                 malloc(chunks * sizeof(fr)), rand_fr()};
+    for (size_t i = 0; i < chunks; i++)
+        j.starts[i] = rand_fr();
+    par_run(par_cpu_count(), chunks, pts_task, &j);
+    free(j.starts);
+    for (size_t i = uniq; i < n; i += uniq)
+        memcpy(out + i * sz, out, (n - i < uniq ? n - i : uniq) * sz);
+    return out;
+}
+
+static void make_scalars(uint8_t *sc, size_t n, int bits90) {
+    for (size_t i = 0; i < n; i++) {
+        fr x = rand_fr();
+        if (bits90) {
+            unsigned p = (unsigned)(rnd() % 100);
+            if (p < 45)
+                fr_set_zero(&x);
+            else if (p < 90)
+                fr_set_one(&x);
+        }
+        fr_to_bytes_le(sc + 32 * i, &x);
+    }
+}
+
+static int bench_msm(cuda_ctx *c, unsigned lo, unsigned hi, const char *which, int g2) {
+    size_t nmax = (size_t)1 << hi;
+    double t0 = timing_now_ms();
+    void *pts = make_points(nmax, g2);
+    uint8_t *sc = malloc(32 * nmax);
+    if (!pts || !sc) {
+        fprintf(stderr, "bench_cuda: out of host memory\n");
+        return 1;
+    }
+    cuda_bases *b;
+    cuda_error e;
+    cuda_status s = g2 ? cuda_bases_upload_g2(c, &b, pts, nmax, &e)
+                       : cuda_bases_upload_g1(c, &b, pts, nmax, &e);
+    if (s) {
+        fprintf(stderr, "bench_cuda: %s\n", e.msg);
+        return 1;
+    }
+    printf("bench_cuda: %zu %s bases made and uploaded in %.0f ms\n", nmax, g2 ? "G2" : "G1",
+           timing_now_ms() - t0);
+    const char *env = getenv("CUZK_MSM_WINDOW");
+    cuda_msm_config cfg = cuda_msm_config_default();
+    cfg.window_bits = env ? (unsigned)atoi(env) : 0;
+    unsigned R = reps();
+    for (int bits = 0; bits < 2; bits++) {
+        if ((bits && !strcmp(which, "random")) || (!bits && !strcmp(which, "bits90")))
+            continue;
+        for (unsigned lg = lo; lg <= hi; lg += 2) {
+            size_t n = (size_t)1 << lg;
+            make_scalars(sc, n, bits);
+            float tot[64], cls[64], srt[64], bk[64], red[64], cp[64];
+            cuda_msm_stats st;
+            for (unsigned r = 0; r <= R && r < 64; r++) { /* r = 0 warms up */
+                g1_jac o1;
+                g2_jac o2;
+                s = g2 ? cuda_msm_g2(c, &o2, b, 0, sc, NULL, n, &cfg, &st, &e)
+                       : cuda_msm_g1(c, &o1, b, 0, sc, NULL, n, &cfg, &st, &e);
+                if (s) {
+                    fprintf(stderr, "bench_cuda: %s\n", e.msg);
+                    return 1;
+                }
+                if (r) {
+                    tot[r - 1] = st.total_ms;
+                    cls[r - 1] = st.classify_ms;
+                    srt[r - 1] = st.sort_ms;
+                    bk[r - 1] = st.buckets_ms;
+                    red[r - 1] = st.reduce_ms;
+                    cp[r - 1] = st.copy_ms;
+                }
+            }
+            printf("bench_cuda msm %s 2^%u %s: %.2f ms resident (classify %.2f, digits+sort %.2f, "
+                   "buckets %.2f, reduce %.2f; c=%u, %zu other) + scalar upload %.2f ms; "
+                   "median of %u\n",
+                   g2 ? "g2" : "g1", lg, bits ? "bits90" : "random", median(tot, R), median(cls, R),
+                   median(srt, R), median(bk, R), median(red, R), st.window_bits, st.n_other,
+                   median(cp, R), R);
+            fflush(stdout);
+        }
+    }
+    cuda_bases_free(b);
+    free(pts);
+    free(sc);
+    return 0;
+}
+
+static int bench_ntt(cuda_ctx *c, unsigned lo, unsigned hi) {
+    unsigned R = reps();
+    for (unsigned lg = lo; lg <= hi; lg++) {
+        size_t n = (size_t)1 << lg;
+        fr *a = malloc(n * sizeof *a);
+        if (!a)
+            return 1;
+        for (size_t i = 0; i < n; i++)
+            a[i] = rand_fr();
+        static const struct {
+            cuda_ntt_kind k;
+            ntt_order o;
+            const char *name;
+        } cases[] = {{CUDA_NTT_FORWARD, NTT_NR, "forward NR"},
+                     {CUDA_NTT_FORWARD, NTT_NN, "forward NN"},
+                     {CUDA_NTT_INVERSE, NTT_NN, "inverse NN"},
+                     {CUDA_NTT_COSET_FORWARD, NTT_RN, "coset fwd RN"}};
+        printf("bench_cuda ntt 2^%u:", lg);
+        for (unsigned k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+            float t[64];
+            cuda_error e;
+            for (unsigned r = 0; r <= R && r < 64; r++) {
+                float ms;
+                if (cuda_ntt(c, a, lg, cases[k].k, cases[k].o, &ms, &e)) {
+                    fprintf(stderr, "bench_cuda: %s\n", e.msg);
+                    return 1;
+                }
+                if (r)
+                    t[r - 1] = ms;
+            }
+            printf(" %s %.3f ms;", cases[k].name, median(t, R));
+        }
+        printf(" median of %u, resident\n", R);
+        fflush(stdout);
+        free(a);
+    }
+    return 0;
+}
+
+static int bench_h(cuda_ctx *c, unsigned lg) {
+    size_t n = (size_t)1 << lg;
+    fr *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b), *cc = malloc(n * sizeof *cc);
+    if (!a || !b || !cc)
+        return 1;
+    for (size_t i = 0; i < n; i++) {
+        a[i] = rand_fr();
+        b[i] = rand_fr();
+        cc[i] = rand_fr();
+    }
+    unsigned R = reps();
+    float t[64];
+    for (unsigned r = 0; r <= R && r < 64; r++) {
+        float ms;
+        cuda_error e;
+        if (cuda_h_poly(c, a, b, cc, n, lg, &ms, &e)) {
+            fprintf(stderr, "bench_cuda: %s\n", e.msg);
+            return 1;
+        }
+        if (r)
+            t[r - 1] = ms;
+    }
+    printf("bench_cuda H step 2^%u: %.2f ms resident (3 iNTT + 3 coset NTT + pointwise + coset "
+           "iNTT + permute); median of %u\n",
+           lg, median(t, R), R);
+    free(a), free(b), free(cc);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 3) {
+        fprintf(stderr, "usage: bench_cuda msm LOGMIN LOGMAX [random|bits90|both] [g1|g2]\n"
+                        "       bench_cuda ntt LOGMIN LOGMAX\n       bench_cuda h LOG\n");
+        return 2;
+    }
+    char msg[256] = "";
+    if (cuda_device_count(msg, sizeof msg) <= 0) {
+        printf("bench_cuda: no CUDA device %s\n", msg);
+        return 0;
+    }
+    cuda_ctx *c;
+    cuda_error e;
+    if (cuda_ctx_create(&c, 0, &e)) {
+        fprintf(stderr, "bench_cuda: %s\n", e.msg);
+        return 1;
+    }
+    int rc;
+    unsigned lo = (unsigned)atoi(argv[2]), hi = argc > 3 ? (unsigned)atoi(argv[3]) : lo;
+    if (!strcmp(argv[1], "msm"))
+        rc = bench_msm(c, lo, hi, argc > 4 ? argv[4] : "both", argc > 5 && !strcmp(argv[5], "g2"));
+    else if (!strcmp(argv[1], "ntt"))
+        rc = bench_ntt(c, lo, hi);
+    else if (!strcmp(argv[1], "h"))
+        rc = bench_h(c, lo);
+    else
+        rc = 2;
+    cuda_ctx_destroy(c);
+    return rc;
+}
+#else
+int main(void) {
+    printf("bench_cuda: this build has no CUDA backend (no nvcc at build time)\n");
+    return 0;
+}
+#endif

@@ -1,0 +1,27 @@
+/* The CUDA prover backend: the groth16_backend interface (groth16/backend.h)
+ * with the H step and every MSM (G1 and G2) on the GPU; the assembly with r
+ * and s stays on the CPU and is the CPU backend's, so for the same r, s the
+ * proofs are byte-identical.  The parameter set is uploaded on first use and
+ * stays resident until a different one is proved with (or cuda_backend_release).
+ * The GPU is ordinal CUZK_GPU (environment, default 0). */
+#ifndef CUZK_CUDA_BACKEND_H
+#define CUZK_CUDA_BACKEND_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#include "groth16/backend.h"
+
+/* The backend, or NULL when no usable GPU is present (the reason goes to
+ * why, if given). */
+const groth16_backend *cuda_backend(void);
+const groth16_backend *cuda_backend_why(char *why, size_t whylen);
+/* Frees the resident parameters and the GPU context. */
+void cuda_backend_release(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,289 @@
+// The GPU context: device selection, stream and events, pinned staging, error
+// messages, and the small helpers every CUDA source shares.
+#include <new>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda/cuda_internal.cuh"
+
+extern "C" {
+#include "curve/g1.h"
+#include "curve/g2.h"
+#include "field/fp2.h"
+}
+
+#define PINNED_CHUNK ((size_t)64 << 20) // staging copies go in 64 MiB pieces
+
+extern "C" const char *cuda_status_str(cuda_status s) {
+    switch (s) {
+    case CUDA_OK:
+        return "ok";
+    case CUDA_ERR_NO_DEVICE:
+        return "no CUDA device";
+    case CUDA_ERR_RUNTIME:
+        return "CUDA runtime error";
+    case CUDA_ERR_ARG:
+        return "bad argument";
+    case CUDA_ERR_NO_MEMORY:
+        return "out of memory";
+    case CUDA_ERR_SCALAR:
+        return "scalar not canonical";
+    }
+    return "unknown";
+}
+
+cuda_status cz_fail(cuda_error *err, cuda_status s, const char *fmt, ...) {
+    if (err) {
+        err->status = s;
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        va_end(ap);
+    }
+    return s;
+}
+
+cuda_status cz_cuda_fail(cuda_error *err, cudaError_t e, const char *what) {
+    cuda_status s = e == cudaErrorMemoryAllocation ? CUDA_ERR_NO_MEMORY : CUDA_ERR_RUNTIME;
+    cudaGetLastError(); // clear a sticky-free error so the context stays usable
+    return cz_fail(err, s, "%s: %s (%s)", what, cudaGetErrorString(e), cudaGetErrorName(e));
+}
+
+cuda_status cz_reserve(dbuf &b, size_t bytes, cuda_error *err) {
+    if (b.bytes >= bytes)
+        return CUDA_OK;
+    cz_release(b);
+    if (bytes == 0)
+        return CUDA_OK;
+    cudaError_t e = cudaMalloc(&b.p, bytes);
+    if (e != cudaSuccess) {
+        b.p = nullptr;
+        cudaGetLastError();
+        return cz_fail(err, CUDA_ERR_NO_MEMORY, "cudaMalloc of %zu bytes failed: %s", bytes,
+                       cudaGetErrorString(e));
+    }
+    b.bytes = bytes;
+    return CUDA_OK;
+}
+
+void cz_release(dbuf &b) {
+    if (b.p)
+        cudaFree(b.p);
+    b.p = nullptr;
+    b.bytes = 0;
+}
+
+cuda_status cz_pinned(cuda_ctx *c, size_t bytes, cuda_error *err) {
+    if (c->pinned_bytes >= bytes)
+        return CUDA_OK;
+    if (c->pinned)
+        cudaFreeHost(c->pinned);
+    c->pinned = nullptr;
+    c->pinned_bytes = 0;
+    cudaError_t e = cudaHostAlloc(&c->pinned, bytes, cudaHostAllocDefault);
+    if (e != cudaSuccess) {
+        c->pinned = nullptr;
+        cudaGetLastError();
+        return cz_fail(err, CUDA_ERR_NO_MEMORY, "cudaHostAlloc of %zu bytes failed: %s", bytes,
+                       cudaGetErrorString(e));
+    }
+    c->pinned_bytes = bytes;
+    return CUDA_OK;
+}
+
+// Two halves of the pinned buffer alternate, so the memcpy into one overlaps
+// the DMA out of the other.
+cuda_status cz_upload(cuda_ctx *c, void *dst, const void *src, size_t bytes, cuda_error *err) {
+    if (bytes == 0)
+        return CUDA_OK;
+    cuda_status s = cz_pinned(c, 2 * PINNED_CHUNK, err);
+    if (s)
+        return s;
+    const char *in = (const char *)src;
+    char *out = (char *)dst;
+    for (size_t off = 0, k = 0; off < bytes; off += PINNED_CHUNK, k++) {
+        size_t len = bytes - off < PINNED_CHUNK ? bytes - off : PINNED_CHUNK;
+        char *stage = (char *)c->pinned + (k & 1) * PINNED_CHUNK;
+        cudaEvent_t done = c->ev[6 + (k & 1)];
+        if (k >= 2)
+            CZ_TRY(cudaEventSynchronize(done));
+        memcpy(stage, in + off, len);
+        CZ_TRY(cudaMemcpyAsync(out + off, stage, len, cudaMemcpyHostToDevice, c->stream));
+        CZ_TRY(cudaEventRecord(done, c->stream));
+    }
+    CZ_TRY(cudaStreamSynchronize(c->stream));
+    return CUDA_OK;
+}
+
+cuda_status cz_download(cuda_ctx *c, void *dst, const void *src, size_t bytes, cuda_error *err) {
+    if (bytes == 0)
+        return CUDA_OK;
+    cuda_status s = cz_pinned(c, 2 * PINNED_CHUNK, err);
+    if (s)
+        return s;
+    const char *in = (const char *)src;
+    char *out = (char *)dst;
+    for (size_t off = 0; off < bytes; off += PINNED_CHUNK) {
+        size_t len = bytes - off < PINNED_CHUNK ? bytes - off : PINNED_CHUNK;
+        CZ_TRY(cudaMemcpyAsync(c->pinned, in + off, len, cudaMemcpyDeviceToHost, c->stream));
+        CZ_TRY(cudaStreamSynchronize(c->stream));
+        memcpy(out + off, c->pinned, len);
+    }
+    return CUDA_OK;
+}
+
+extern "C" cuda_status cuda_ctx_create(cuda_ctx **out, int ordinal, cuda_error *err) {
+    *out = nullptr;
+    int n = 0;
+    cudaError_t e = cudaGetDeviceCount(&n);
+    if (e != cudaSuccess || n == 0) {
+        cudaGetLastError();
+        return cz_fail(err, CUDA_ERR_NO_DEVICE, "no CUDA device (%s)",
+                       e == cudaSuccess ? "none visible" : cudaGetErrorString(e));
+    }
+    if (ordinal < 0 || ordinal >= n)
+        return cz_fail(err, CUDA_ERR_NO_DEVICE, "GPU ordinal %d does not exist (%d visible)",
+                       ordinal, n);
+    CZ_TRY(cudaSetDevice(ordinal));
+    cudaDeviceProp prop;
+    CZ_TRY(cudaGetDeviceProperties(&prop, ordinal));
+    if (prop.major < 7)
+        return cz_fail(err, CUDA_ERR_NO_DEVICE, "GPU %d (%s) is sm_%d%d; sm_70 or newer needed",
+                       ordinal, prop.name, prop.major, prop.minor);
+    cuda_ctx *c = new (std::nothrow) cuda_ctx();
+    if (!c)
+        return cz_fail(err, CUDA_ERR_NO_MEMORY, "out of host memory");
+    c->ordinal = ordinal;
+    c->sms = prop.multiProcessorCount;
+    e = cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking);
+    for (int i = 0; i < 8 && e == cudaSuccess; i++)
+        e = cudaEventCreate(&c->ev[i]);
+    if (e != cudaSuccess) {
+        delete c;
+        return cz_cuda_fail(err, e, "stream/event creation");
+    }
+    *out = c;
+    return CUDA_OK;
+}
+
+void cz_ntt_tables_free(cuda_ctx *c); // cuda_ntt.cu
+
+extern "C" void cuda_ctx_destroy(cuda_ctx *c) {
+    if (!c)
+        return;
+    cudaSetDevice(c->ordinal);
+    cudaStreamSynchronize(c->stream);
+    cz_ntt_tables_free(c);
+    dbuf *bufs[] = {&c->scal,    &c->flags,   &c->idx_one,     &c->idx_other, &c->keys,
+                    &c->vals,    &c->keys2,   &c->vals2,       &c->cub_tmp,   &c->buckets,
+                    &c->part[0], &c->part[1], &c->pkeys[0],    &c->pkeys[1],  &c->dens,
+                    &c->misc,    &c->count,   &c->dens_prefix, &c->nbuf[0],   &c->nbuf[1],
+                    &c->nbuf[2]};
+    for (dbuf *b : bufs)
+        cz_release(*b);
+    if (c->pinned)
+        cudaFreeHost(c->pinned);
+    for (int i = 0; i < 8; i++)
+        cudaEventDestroy(c->ev[i]);
+    cudaStreamDestroy(c->stream);
+    delete c;
+}
+
+extern "C" int cuda_ctx_ordinal(const cuda_ctx *c) { return c->ordinal; }
+
+void cz_g1x_to_jac(g1_jac *out, const g1x *p) {
+    fp x, y, zz, zzz, t;
+    memcpy(&x, &p->x, sizeof x);
+    memcpy(&y, &p->y, sizeof y);
+    memcpy(&zz, &p->zz, sizeof zz);
+    memcpy(&zzz, &p->zzz, sizeof zzz);
+    if (fp_is_zero(&zz)) {
+        g1_jac_set_infinity(out);
+        return;
+    }
+    // Z = ZZ ZZZ, X = X ZZ ZZZ^2, Y = Y ZZZ^4 (ZZ^3 = ZZZ^2)
+    fp_mul(&out->z, &zz, &zzz);
+    fp_sqr(&t, &zzz);
+    fp_mul(&out->x, &x, &zz);
+    fp_mul(&out->x, &out->x, &t);
+    fp_sqr(&t, &t);
+    fp_mul(&out->y, &y, &t);
+}
+
+void cz_g2x_to_jac(g2_jac *out, const g2x *p) {
+    fp2 x, y, zz, zzz, t;
+    memcpy(&x, &p->x, sizeof x);
+    memcpy(&y, &p->y, sizeof y);
+    memcpy(&zz, &p->zz, sizeof zz);
+    memcpy(&zzz, &p->zzz, sizeof zzz);
+    if (fp_is_zero(&zz.c0) && fp_is_zero(&zz.c1)) {
+        g2_jac_set_infinity(out);
+        return;
+    }
+    fp2_mul(&out->z, &zz, &zzz);
+    fp2_sqr(&t, &zzz);
+    fp2_mul(&out->x, &x, &zz);
+    fp2_mul(&out->x, &out->x, &t);
+    fp2_sqr(&t, &t);
+    fp2_mul(&out->y, &y, &t);
+}
+
+void cz_jac_to_g1x(g1x *out, const g1_jac *p) {
+    fp zz, zzz;
+    fp_sqr(&zz, &p->z);
+    fp_mul(&zzz, &zz, &p->z);
+    memcpy(&out->x, &p->x, sizeof(fp));
+    memcpy(&out->y, &p->y, sizeof(fp));
+    memcpy(&out->zz, &zz, sizeof(fp));
+    memcpy(&out->zzz, &zzz, sizeof(fp));
+}
+
+void cz_jac_to_g2x(g2x *out, const g2_jac *p) {
+    fp2 zz, zzz;
+    fp2_sqr(&zz, &p->z);
+    fp2_mul(&zzz, &zz, &p->z);
+    memcpy(&out->x, &p->x, sizeof(fp2));
+    memcpy(&out->y, &p->y, sizeof(fp2));
+    memcpy(&out->zz, &zz, sizeof(fp2));
+    memcpy(&out->zzz, &zzz, sizeof(fp2));
+}
+
+// ---- field self-check ------------------------------------------------------------
+
+__global__ void k_field_mul(const dfp *a, const dfp *b, dfp *o, const dfr *x, const dfr *y, dfr *r,
+                            size_t n) {
+    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    dfp t;
+    f_mul(t, a[i], b[i]);
+    // exercise add/sub too: o = a b + a - b
+    f_add(t, t, a[i]);
+    f_sub(o[i], t, b[i]);
+    dfr u;
+    f_mul(u, x[i], y[i]);
+    f_add(u, u, x[i]);
+    f_sub(r[i], u, y[i]);
+}
+
+extern "C" cuda_status cuda_field_mul_check(cuda_ctx *c, const fp *a, const fp *b, fp *out_p,
+                                            const fr *x, const fr *y, fr *out_r, size_t n,
+                                            cuda_error *err) {
+    CZ_TRY(cudaSetDevice(c->ordinal));
+    size_t pb = n * sizeof(fp), rb = n * sizeof(fr);
+    cuda_status s = cz_reserve(c->misc, 3 * pb + 3 * rb, err);
+    if (s)
+        return s;
+    char *m = (char *)c->misc.p;
+    dfp *da = (dfp *)m, *db = (dfp *)(m + pb), *dout = (dfp *)(m + 2 * pb);
+    dfr *dx = (dfr *)(m + 3 * pb), *dy = (dfr *)(m + 3 * pb + rb),
+        *dr = (dfr *)(m + 3 * pb + 2 * rb);
+    if ((s = cz_upload(c, da, a, pb, err)) || (s = cz_upload(c, db, b, pb, err)) ||
+        (s = cz_upload(c, dx, x, rb, err)) || (s = cz_upload(c, dy, y, rb, err)))
+        return s;
+    k_field_mul<<<(unsigned)((n + 255) / 256), 256, 0, c->stream>>>(da, db, dout, dx, dy, dr, n);
+    CZ_LAUNCHED("k_field_mul");
+    if ((s = cz_download(c, out_p, dout, pb, err)) || (s = cz_download(c, out_r, dr, rb, err)))
+        return s;
+    return CUDA_OK;
+}

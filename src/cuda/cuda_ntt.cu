@@ -1,0 +1,515 @@
+// NTTs over Fr on the GPU, resident in device memory, and the Groth16 H step.
+//
+// A transform is a few passes; each pass does S <= 4 radix-2 stages in
+// registers on 2^S elements per thread (stride st between them), so a 2^27
+// transform reads and writes the array 7 times.  Decimation in frequency
+// (natural in, bit-reversed out) runs the stages from the largest half-size
+// down; decimation in time (bit-reversed in, natural out) from 1 up.
+// Twiddle omega_2h^(i mod h) = omega_2h^(i_lo) * omega_(2^(m+1))^j: the first
+// factor comes from a two-level table (hi[e >> 14] * lo[e & 0x3fff]) once per
+// thread and pass, squared down for the smaller stages; the second is one of
+// 15 small roots shared by all domains.  Coset shifts and the 1/n factor are
+// folded into the first or last pass (no extra memory pass).
+#include <new>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda/cuda_internal.cuh"
+
+extern "C" {
+#include "field/constants.h"
+}
+
+#define TLOG 14 // two-level tables: 2^14 entries each, exponents < 2^28
+#define TSIZE (1u << TLOG)
+#define NTT_MAX_S 4
+
+enum { T_W_HI, T_W_LO, T_WI_HI, T_WI_LO, T_G_LO, T_GI_LO, T_G_HI, T_GN_HI, T_GIN_HI, T_COUNT };
+
+struct ntt_tables {
+    dfr *d;   // T_COUNT tables of TSIZE
+    fr n_inv; // 1/n
+    fr zinv;  // 1/(g^n - 1)
+};
+
+struct small_roots {
+    dfr w[(1 << NTT_MAX_S) - 1]; // w[2^m - 1 + j] = omega_(2^(m+1))^j, j < 2^m
+};
+
+struct scale_op {
+    int mode; // 0 none, 1 multiply by c, 2 multiply by hi[e >> 14] lo[e & mask]
+    int pre;  // 1: on load (first pass), 0: before store (last pass)
+    int brev; // e = bitrev(position) instead of position
+    const dfr *hi, *lo;
+    dfr c;
+};
+
+static __device__ __forceinline__ dfr ld(const dfr *p) {
+    const uint4 *q = (const uint4 *)p;
+    uint4 a = q[0], b = q[1];
+    dfr r;
+    r.v[0] = a.x, r.v[1] = a.y, r.v[2] = a.z, r.v[3] = a.w;
+    r.v[4] = b.x, r.v[5] = b.y, r.v[6] = b.z, r.v[7] = b.w;
+    return r;
+}
+
+static __device__ __forceinline__ void st(dfr *p, const dfr &r) {
+    uint4 *q = (uint4 *)p;
+    q[0] = make_uint4(r.v[0], r.v[1], r.v[2], r.v[3]);
+    q[1] = make_uint4(r.v[4], r.v[5], r.v[6], r.v[7]);
+}
+
+static __device__ __forceinline__ dfr table_pow(const dfr *hi, const dfr *lo, uint32_t e) {
+    dfr r;
+    f_mul(r, hi[e >> TLOG], lo[e & (TSIZE - 1)]);
+    return r;
+}
+
+static __device__ __forceinline__ void apply_scale(dfr &x, const scale_op &sc, uint32_t pos,
+                                                   unsigned log_n) {
+    if (sc.mode == 1) {
+        f_mul(x, x, sc.c);
+    } else if (sc.mode == 2) {
+        uint32_t e = sc.brev ? (__brev(pos) >> (32 - log_n)) : pos;
+        dfr f = table_pow(sc.hi, sc.lo, e);
+        f_mul(x, x, f);
+    }
+}
+
+template <int S, bool DIT>
+__global__ void __launch_bounds__(128)
+    k_ntt_pass(dfr *a, unsigned log_n, unsigned log_st, const dfr *whi, const dfr *wlo,
+               small_roots sr, scale_op sc) {
+    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= (1u << (log_n - S)))
+        return;
+    uint32_t i_lo = t & ((1u << log_st) - 1);
+    uint32_t base = ((t >> log_st) << (log_st + S)) + i_lo;
+    uint32_t stp = 1u << log_st;
+    dfr x[1 << S];
+    CZ_UNROLL
+    for (int k = 0; k < (1 << S); k++)
+        x[k] = ld(a + base + k * stp);
+    if (sc.mode && sc.pre) {
+        CZ_UNROLL
+        for (int k = 0; k < (1 << S); k++)
+            apply_scale(x[k], sc, base + k * stp, log_n);
+    }
+    // tb[m] = omega_(2 st 2^m)^(i_lo)
+    dfr tb[S];
+    tb[S - 1] = table_pow(whi, wlo, i_lo << (log_n - log_st - S));
+    CZ_UNROLL
+    for (int m = S - 2; m >= 0; m--)
+        f_sqr(tb[m], tb[m + 1]);
+    CZ_UNROLL
+    for (int mm = 0; mm < S; mm++) {
+        const int m = DIT ? mm : S - 1 - mm;
+        CZ_UNROLL
+        for (int j = 0; j < (1 << m); j++) {
+            dfr w = tb[m];
+            if (j)
+                f_mul(w, w, sr.w[(1 << m) - 1 + j]);
+            CZ_UNROLL
+            for (int h = 0; h < (1 << (S - 1 - m)); h++) {
+                const int k = (h << (m + 1)) | j;
+                dfr u = x[k], v = x[k + (1 << m)];
+                if (DIT) {
+                    f_mul(v, v, w);
+                    f_add(x[k], u, v);
+                    f_sub(x[k + (1 << m)], u, v);
+                } else {
+                    f_add(x[k], u, v);
+                    f_sub(u, u, v);
+                    f_mul(x[k + (1 << m)], u, w);
+                }
+            }
+        }
+    }
+    if (sc.mode && !sc.pre) {
+        CZ_UNROLL
+        for (int k = 0; k < (1 << S); k++)
+            apply_scale(x[k], sc, base + k * stp, log_n);
+    }
+    CZ_UNROLL
+    for (int k = 0; k < (1 << S); k++)
+        st(a + base + k * stp, x[k]);
+}
+
+__global__ void k_bitrev(dfr *a, unsigned log_n) {
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= (1u << log_n))
+        return;
+    uint32_t j = __brev(i) >> (32 - log_n);
+    if (i < j) {
+        dfr x = ld(a + i), y = ld(a + j);
+        st(a + i, y);
+        st(a + j, x);
+    }
+}
+
+// a = (a b - c) / Z on the coset.
+__global__ void k_pointwise(dfr *a, const dfr *b, const dfr *c, dfr zinv, uint32_t n) {
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    dfr x = ld(a + i), y = ld(b + i), z = ld(c + i);
+    f_mul(x, x, y);
+    f_sub(x, x, z);
+    f_mul(x, x, zinv);
+    st(a + i, x);
+}
+
+static dfr to_d(const fr &x) {
+    dfr r;
+    memcpy(&r, &x, sizeof r);
+    return r;
+}
+
+// lo[j] = b^j, hi[j] = c b^(j 2^14), j < 2^14.
+static void fill_pow_table(fr *lo, fr *hi, const fr *b, const fr *c) {
+    fr x;
+    fr_set_one(&x);
+    for (unsigned j = 0; j < TSIZE; j++) {
+        if (lo)
+            lo[j] = x;
+        fr_mul(&x, &x, b);
+    }
+    // x = b^(2^14)
+    fr y = *c;
+    for (unsigned j = 0; j < TSIZE; j++) {
+        hi[j] = y;
+        fr_mul(&y, &y, &x);
+    }
+}
+
+void cz_ntt_tables_free(cuda_ctx *c) {
+    for (int i = 0; i <= CUDA_NTT_MAX_LOG_N; i++) {
+        if (c->ntt[i]) {
+            cudaFree(c->ntt[i]->d);
+            delete c->ntt[i];
+            c->ntt[i] = nullptr;
+        }
+    }
+}
+
+static cuda_status get_tables(cuda_ctx *c, unsigned log_n, ntt_tables **out, cuda_error *err) {
+    if (c->ntt[log_n]) {
+        *out = c->ntt[log_n];
+        return CUDA_OK;
+    }
+    size_t bytes = (size_t)T_COUNT * TSIZE * sizeof(fr);
+    fr *h = (fr *)malloc(bytes);
+    if (!h)
+        return cz_fail(err, CUDA_ERR_NO_MEMORY, "out of host memory for NTT tables");
+    fr w, wi, g, gi, one, n_fr, ninv;
+    fr_root_of_unity(&w, log_n);
+    fr_inv(&wi, &w);
+    fr_set_u64(&g, FR_GENERATOR);
+    fr_inv(&gi, &g);
+    fr_set_one(&one);
+    fr_set_u64(&n_fr, (uint64_t)1 << log_n);
+    fr_inv(&ninv, &n_fr);
+    fill_pow_table(h + T_W_LO * TSIZE, h + T_W_HI * TSIZE, &w, &one);
+    fill_pow_table(h + T_WI_LO * TSIZE, h + T_WI_HI * TSIZE, &wi, &one);
+    fill_pow_table(h + T_G_LO * TSIZE, h + T_G_HI * TSIZE, &g, &one);
+    fill_pow_table(NULL, h + T_GN_HI * TSIZE, &g, &ninv);
+    fill_pow_table(h + T_GI_LO * TSIZE, h + T_GIN_HI * TSIZE, &gi, &ninv);
+    ntt_tables *t = new (std::nothrow) ntt_tables();
+    if (!t) {
+        free(h);
+        return cz_fail(err, CUDA_ERR_NO_MEMORY, "out of host memory for NTT tables");
+    }
+    t->n_inv = ninv;
+    // zinv = 1 / (g^n - 1)
+    uint64_t nexp = (uint64_t)1 << log_n;
+    fr z;
+    fr_pow_vartime(&z, &g, &nexp, 1);
+    fr_sub(&z, &z, &one);
+    fr_inv(&t->zinv, &z);
+    cudaError_t e = cudaMalloc(&t->d, bytes);
+    if (e == cudaSuccess)
+        e = cudaMemcpy(t->d, h, bytes, cudaMemcpyHostToDevice);
+    free(h);
+    if (e != cudaSuccess) {
+        cudaFree(t->d);
+        delete t;
+        return cz_cuda_fail(err, e, "NTT table upload");
+    }
+    c->ntt[log_n] = t;
+    *out = t;
+    return CUDA_OK;
+}
+
+static small_roots make_small_roots(int inverse) {
+    small_roots s;
+    for (int m = 0; m < NTT_MAX_S; m++) {
+        fr w, x;
+        fr_root_of_unity(&w, (unsigned)m + 1);
+        if (inverse)
+            fr_inv(&w, &w);
+        fr_set_one(&x);
+        for (int j = 0; j < (1 << m); j++) {
+            s.w[(1 << m) - 1 + j] = to_d(x);
+            fr_mul(&x, &x, &w);
+        }
+    }
+    return s;
+}
+
+template <int S, bool DIT>
+static void launch_pass(cuda_ctx *c, dfr *a, unsigned log_n, unsigned log_st, const dfr *hi,
+                        const dfr *lo, const small_roots &sr, const scale_op &sc) {
+    uint32_t threads = 1u << (log_n - S);
+    unsigned block = threads < 128 ? threads : 128;
+    k_ntt_pass<S, DIT>
+        <<<(threads + block - 1) / block, block, 0, c->stream>>>(a, log_n, log_st, hi, lo, sr, sc);
+}
+
+static void pass(cuda_ctx *c, bool dit, int s, dfr *a, unsigned log_n, unsigned log_st,
+                 const dfr *hi, const dfr *lo, const small_roots &sr, const scale_op &sc) {
+    switch (s * 2 + (dit ? 1 : 0)) {
+    case 2:
+        launch_pass<1, false>(c, a, log_n, log_st, hi, lo, sr, sc);
+        break;
+    case 3:
+        launch_pass<1, true>(c, a, log_n, log_st, hi, lo, sr, sc);
+        break;
+    case 4:
+        launch_pass<2, false>(c, a, log_n, log_st, hi, lo, sr, sc);
+        break;
+    case 5:
+        launch_pass<2, true>(c, a, log_n, log_st, hi, lo, sr, sc);
+        break;
+    case 6:
+        launch_pass<3, false>(c, a, log_n, log_st, hi, lo, sr, sc);
+        break;
+    case 7:
+        launch_pass<3, true>(c, a, log_n, log_st, hi, lo, sr, sc);
+        break;
+    case 8:
+        launch_pass<4, false>(c, a, log_n, log_st, hi, lo, sr, sc);
+        break;
+    default:
+        launch_pass<4, true>(c, a, log_n, log_st, hi, lo, sr, sc);
+        break;
+    }
+}
+
+// Stages per pass: 3 by default (S = 4 keeps 16 elements in registers and
+// spills); CUZK_NTT_RADIX = 1..4 overrides, for benchmarks.
+static int ntt_max_stages(void) {
+    static int v = 0;
+    if (!v) {
+        const char *e = getenv("CUZK_NTT_RADIX");
+        int x = e ? atoi(e) : 3;
+        v = x >= 1 && x <= NTT_MAX_S ? x : 3;
+    }
+    return v;
+}
+
+// One whole transform without permutation: DIF (natural -> bit-reversed) or
+// DIT (bit-reversed -> natural) with root table (hi, lo); `pre` is applied
+// on the first pass's loads, `post` before the last pass's stores.
+static cuda_status transform(cuda_ctx *c, dfr *a, unsigned log_n, bool dit, bool inverse,
+                             const ntt_tables *t, scale_op pre, scale_op post, cuda_error *err) {
+    const dfr *hi = t->d + (inverse ? T_WI_HI : T_W_HI) * TSIZE;
+    const dfr *lo = t->d + (inverse ? T_WI_LO : T_W_LO) * TSIZE;
+    small_roots sr = make_small_roots(inverse);
+    pre.pre = 1;
+    post.pre = 0;
+    // plan the passes: sizes of S from the DIF end (largest stages first)
+    int sizes[32], np = 0, max_s = ntt_max_stages();
+    for (unsigned left = log_n; left;) {
+        int s = left < (unsigned)max_s ? (int)left : max_s;
+        sizes[np++] = s;
+        left -= (unsigned)s;
+    }
+    scale_op none;
+    memset(&none, 0, sizeof none);
+    if (!dit) {
+        unsigned top = log_n; // log of 2 * (largest half-size) of the next pass
+        for (int i = 0; i < np; i++) {
+            unsigned log_st = top - (unsigned)sizes[i];
+            scale_op sc = none;
+            if (i == 0 && pre.mode)
+                sc = pre;
+            if (i == np - 1 && post.mode) {
+                if (sc.mode) { // both on a one-pass transform: pre as its own pass
+                    pass(c, false, sizes[i], a, log_n, log_st, hi, lo, sr, sc);
+                    CZ_LAUNCHED("k_ntt_pass");
+                    return cz_fail(err, CUDA_ERR_ARG, "internal: pre and post scale in one pass");
+                }
+                sc = post;
+            }
+            pass(c, false, sizes[i], a, log_n, log_st, hi, lo, sr, sc);
+            CZ_LAUNCHED("k_ntt_pass");
+            top = log_st;
+        }
+    } else {
+        unsigned log_st = 0;
+        for (int i = np - 1; i >= 0; i--) {
+            scale_op sc = none;
+            if (i == np - 1 && pre.mode)
+                sc = pre;
+            if (i == 0 && post.mode) {
+                if (sc.mode)
+                    return cz_fail(err, CUDA_ERR_ARG, "internal: pre and post scale in one pass");
+                sc = post;
+            }
+            pass(c, true, sizes[i], a, log_n, log_st, hi, lo, sr, sc);
+            CZ_LAUNCHED("k_ntt_pass");
+            log_st += (unsigned)sizes[i];
+        }
+    }
+    return CUDA_OK;
+}
+
+static scale_op scale_const(const fr &c) {
+    scale_op s;
+    memset(&s, 0, sizeof s);
+    s.mode = 1;
+    s.c = to_d(c);
+    return s;
+}
+
+static scale_op scale_table(const ntt_tables *t, int hi, int lo, int brev) {
+    scale_op s;
+    memset(&s, 0, sizeof s);
+    s.mode = 2;
+    s.brev = brev;
+    s.hi = t->d + hi * TSIZE;
+    s.lo = t->d + lo * TSIZE;
+    return s;
+}
+
+static cuda_status bitrev(cuda_ctx *c, dfr *a, unsigned log_n, cuda_error *err) {
+    uint32_t n = 1u << log_n;
+    k_bitrev<<<(n + 255) / 256, 256, 0, c->stream>>>(a, log_n);
+    CZ_LAUNCHED("k_bitrev");
+    return CUDA_OK;
+}
+
+cuda_status cz_ntt_dev(cuda_ctx *c, dfr *a, unsigned log_n, cuda_ntt_kind kind, ntt_order order,
+                       cuda_error *err) {
+    if (log_n < 1 || log_n > CUDA_NTT_MAX_LOG_N)
+        return cz_fail(err, CUDA_ERR_ARG, "NTT size 2^%u outside [2^1, 2^%d]", log_n,
+                       CUDA_NTT_MAX_LOG_N);
+    ntt_tables *t;
+    cuda_status s = get_tables(c, log_n, &t, err);
+    if (s)
+        return s;
+    scale_op none;
+    memset(&none, 0, sizeof none);
+    bool inverse = kind == CUDA_NTT_INVERSE || kind == CUDA_NTT_COSET_INVERSE;
+    bool dit = order == NTT_RN;
+    scale_op pre = none, post = none;
+    switch (kind) {
+    case CUDA_NTT_FORWARD:
+        break;
+    case CUDA_NTT_INVERSE:
+        post = scale_const(t->n_inv);
+        break;
+    case CUDA_NTT_COSET_FORWARD: // a_j *= g^j on the input (bit-reversed input: j = brev(pos))
+        pre = scale_table(t, T_G_HI, T_G_LO, dit);
+        break;
+    case CUDA_NTT_COSET_INVERSE: // a_j *= g^-j / n on the output (DIF output is bit-reversed)
+        post = scale_table(t, T_GIN_HI, T_GI_LO, !dit);
+        break;
+    }
+    if (pre.mode && post.mode)
+        return cz_fail(err, CUDA_ERR_ARG, "internal: both scales on a one-pass NTT");
+    if ((s = transform(c, a, log_n, dit, inverse, t, pre, post, err)))
+        return s;
+    if (order == NTT_NN && (s = bitrev(c, a, log_n, err)))
+        return s;
+    return CUDA_OK;
+}
+
+cuda_status cz_h_poly_dev(cuda_ctx *c, dfr *a, dfr *b, dfr *cc, size_t rows, unsigned log_n,
+                          cuda_error *err) {
+    if (log_n < 1 || log_n > CUDA_NTT_MAX_LOG_N)
+        return cz_fail(err, CUDA_ERR_ARG, "H domain 2^%u outside [2^1, 2^%d]", log_n,
+                       CUDA_NTT_MAX_LOG_N);
+    size_t n = (size_t)1 << log_n;
+    if (rows > n)
+        return cz_fail(err, CUDA_ERR_ARG, "%zu rows exceed the domain 2^%u", rows, log_n);
+    ntt_tables *t;
+    cuda_status s = get_tables(c, log_n, &t, err);
+    if (s)
+        return s;
+    scale_op none;
+    memset(&none, 0, sizeof none);
+    dfr *v[3] = {a, b, cc};
+    for (int i = 0; i < 3; i++) {
+        CZ_TRY(cudaMemsetAsync(v[i] + rows, 0, (n - rows) * sizeof(dfr), c->stream));
+        // iNTT to bit-reversed coefficients, times g^j / n (the coset shift)
+        if ((s = transform(c, v[i], log_n, false, true, t, none, scale_table(t, T_GN_HI, T_G_LO, 1),
+                           err)))
+            return s;
+        // evaluations on the coset, natural order
+        if ((s = transform(c, v[i], log_n, true, false, t, none, none, err)))
+            return s;
+    }
+    k_pointwise<<<(unsigned)((n + 255) / 256), 256, 0, c->stream>>>(a, b, cc, to_d(t->zinv),
+                                                                    (uint32_t)n);
+    CZ_LAUNCHED("k_pointwise");
+    if ((s = transform(c, a, log_n, false, true, t, none, scale_table(t, T_GIN_HI, T_GI_LO, 1),
+                       err)))
+        return s;
+    return bitrev(c, a, log_n, err);
+}
+
+extern "C" cuda_status cuda_ntt(cuda_ctx *c, fr *a, unsigned log_n, cuda_ntt_kind kind,
+                                ntt_order order, float *ms, cuda_error *err) {
+    if (!c || !a)
+        return cz_fail(err, CUDA_ERR_ARG, "cuda_ntt: NULL argument");
+    if (log_n < 1 || log_n > CUDA_NTT_MAX_LOG_N)
+        return cz_fail(err, CUDA_ERR_ARG, "NTT size 2^%u outside [2^1, 2^%d]", log_n,
+                       CUDA_NTT_MAX_LOG_N);
+    CZ_TRY(cudaSetDevice(c->ordinal));
+    size_t bytes = sizeof(fr) << log_n;
+    cuda_status s = cz_reserve(c->nbuf[0], bytes, err);
+    if (s || (s = cz_upload(c, c->nbuf[0].p, a, bytes, err)))
+        return s;
+    // tables first, so their upload stays out of the timing
+    ntt_tables *t;
+    if ((s = get_tables(c, log_n, &t, err)))
+        return s;
+    CZ_TRY(cudaEventRecord(c->ev[0], c->stream));
+    if ((s = cz_ntt_dev(c, (dfr *)c->nbuf[0].p, log_n, kind, order, err)))
+        return s;
+    CZ_TRY(cudaEventRecord(c->ev[1], c->stream));
+    CZ_TRY(cudaEventSynchronize(c->ev[1]));
+    if (ms)
+        CZ_TRY(cudaEventElapsedTime(ms, c->ev[0], c->ev[1]));
+    return cz_download(c, a, c->nbuf[0].p, bytes, err);
+}
+
+extern "C" cuda_status cuda_h_poly(cuda_ctx *c, fr *a, const fr *b, const fr *cc, size_t rows,
+                                   unsigned log_n, float *ms, cuda_error *err) {
+    if (!c || !a || !b || !cc)
+        return cz_fail(err, CUDA_ERR_ARG, "cuda_h_poly: NULL argument");
+    if (log_n < 1 || log_n > CUDA_NTT_MAX_LOG_N || rows > ((size_t)1 << log_n))
+        return cz_fail(err, CUDA_ERR_ARG, "cuda_h_poly: %zu rows on a domain of 2^%u", rows, log_n);
+    CZ_TRY(cudaSetDevice(c->ordinal));
+    size_t bytes = sizeof(fr) << log_n;
+    cuda_status s = CUDA_OK;
+    for (int i = 0; i < 3 && !s; i++)
+        s = cz_reserve(c->nbuf[i], bytes, err);
+    if (s || (s = cz_upload(c, c->nbuf[0].p, a, rows * sizeof(fr), err)) ||
+        (s = cz_upload(c, c->nbuf[1].p, b, rows * sizeof(fr), err)) ||
+        (s = cz_upload(c, c->nbuf[2].p, cc, rows * sizeof(fr), err)))
+        return s;
+    ntt_tables *t;
+    if ((s = get_tables(c, log_n, &t, err)))
+        return s;
+    CZ_TRY(cudaEventRecord(c->ev[0], c->stream));
+    if ((s = cz_h_poly_dev(c, (dfr *)c->nbuf[0].p, (dfr *)c->nbuf[1].p, (dfr *)c->nbuf[2].p, rows,
+                           log_n, err)))
+        return s;
+    CZ_TRY(cudaEventRecord(c->ev[1], c->stream));
+    CZ_TRY(cudaEventSynchronize(c->ev[1]));
+    if (ms)
+        CZ_TRY(cudaEventElapsedTime(ms, c->ev[0], c->ev[1]));
+    return cz_download(c, a, c->nbuf[0].p, bytes, err);
+}

@@ -1,0 +1,169 @@
+// Short-Weierstrass points with a = 0 for the GPU: G1 over Fp, G2 over Fp2.
+// Affine points use the CPU layout (x, y; infinity = (0, 0)); buckets and
+// sums are XYZZ (x = X/ZZ, y = Y/ZZZ, ZZ^3 = ZZZ^2, infinity ZZ = 0), whose
+// additions need no inversion and, for a = 0, no curve constant at all.
+// Formulas: hyperelliptic.org EFD, "xyzz" (madd-2008-s, add-2008-s,
+// dbl-2008-s-1, mdbl-2008-s-1).
+#ifndef CUZK_CUDA_CURVE_CUH
+#define CUZK_CUDA_CURVE_CUH
+
+#include "cuda/field.cuh"
+
+// The point operations are calls, not inlined: each is a dozen field
+// multiplies, so a call costs little, and inlining them into every kernel
+// made the compiler take minutes.
+#define CZ_HDN __host__ __device__ __noinline__
+
+template <class F> struct affine { F x, y; };
+template <class F> struct xyzz { F x, y, zz, zzz; };
+
+typedef affine<dfp> g1a;
+typedef affine<dfp2> g2a;
+typedef xyzz<dfp> g1x;
+typedef xyzz<dfp2> g2x;
+
+template <class F> CZ_HD bool aff_is_inf(const affine<F> &p) {
+    return f_is_zero(p.x) && f_is_zero(p.y);
+}
+
+template <class F> CZ_HD void x_set_inf(xyzz<F> &r) {
+    f_zero(r.x);
+    f_zero(r.y);
+    f_zero(r.zz);
+    f_zero(r.zzz);
+}
+
+template <class F> CZ_HD bool x_is_inf(const xyzz<F> &p) { return f_is_zero(p.zz); }
+
+// r = 2 p (dbl-2008-s-1).
+template <class F> CZ_HDN void x_dbl(xyzz<F> &r, const xyzz<F> &p) {
+    if (x_is_inf(p)) {
+        r = p;
+        return;
+    }
+    F u, v, w, s, m, t;
+    f_dbl(u, p.y);
+    f_sqr(v, u);
+    f_mul(w, u, v);
+    f_mul(s, p.x, v);
+    f_sqr(m, p.x);
+    f_add(t, m, m);
+    f_add(m, m, t);
+    f_mul(r.zz, v, p.zz);
+    f_mul(r.zzz, w, p.zzz);
+    f_mul(w, w, p.y);
+    f_sqr(t, m);
+    f_sub(t, t, s);
+    f_sub(r.x, t, s);
+    f_sub(s, s, r.x);
+    f_mul(s, s, m);
+    f_sub(r.y, s, w);
+}
+
+// r = 2 q for affine q (mdbl-2008-s-1); q not infinity.
+template <class F> CZ_HDN void x_dbl_aff(xyzz<F> &r, const affine<F> &q) {
+    F u, v, w, s, m, t;
+    f_dbl(u, q.y);
+    f_sqr(v, u);
+    f_mul(w, u, v);
+    f_mul(s, q.x, v);
+    f_sqr(m, q.x);
+    f_add(t, m, m);
+    f_add(m, m, t);
+    r.zz = v;
+    r.zzz = w;
+    f_mul(w, w, q.y);
+    f_sqr(t, m);
+    f_sub(t, t, s);
+    f_sub(r.x, t, s);
+    f_sub(s, s, r.x);
+    f_mul(s, s, m);
+    f_sub(r.y, s, w);
+}
+
+// p += q for affine q (madd-2008-s); q may be infinity (0, 0); complete.
+template <class F> CZ_HDN void x_add_aff(xyzz<F> &p, const affine<F> &q) {
+    if (aff_is_inf(q))
+        return;
+    if (x_is_inf(p)) {
+        p.x = q.x;
+        p.y = q.y;
+        set_one(p.zz);
+        set_one(p.zzz);
+        return;
+    }
+    F u2, s2, pp, r, ppp, qq, t;
+    f_mul(u2, q.x, p.zz);
+    f_mul(s2, q.y, p.zzz);
+    f_sub(pp, u2, p.x); // P
+    f_sub(r, s2, p.y);  // R
+    if (f_is_zero(pp)) {
+        if (f_is_zero(r))
+            x_dbl_aff(p, q);
+        else
+            x_set_inf(p);
+        return;
+    }
+    f_sqr(t, pp);      // PP
+    f_mul(ppp, pp, t); // PPP
+    f_mul(qq, p.x, t); // Q
+    f_mul(p.zz, p.zz, t);
+    f_mul(p.zzz, p.zzz, ppp);
+    f_sqr(t, r);
+    f_sub(t, t, ppp);
+    f_sub(t, t, qq);
+    f_sub(p.x, t, qq);
+    f_sub(qq, qq, p.x);
+    f_mul(qq, qq, r);
+    f_mul(t, p.y, ppp);
+    f_sub(p.y, qq, t);
+}
+
+// p -= q for affine q.
+template <class F> CZ_HD void x_sub_aff(xyzz<F> &p, const affine<F> &q) {
+    affine<F> n;
+    n.x = q.x;
+    f_neg(n.y, q.y);
+    x_add_aff(p, n);
+}
+
+// p += q (add-2008-s); complete.
+template <class F> CZ_HDN void x_add(xyzz<F> &p, const xyzz<F> &q) {
+    if (x_is_inf(q))
+        return;
+    if (x_is_inf(p)) {
+        p = q;
+        return;
+    }
+    F u1, u2, s1, s2, pp, r, ppp, qq, t;
+    f_mul(u1, p.x, q.zz);
+    f_mul(u2, q.x, p.zz);
+    f_mul(s1, p.y, q.zzz);
+    f_mul(s2, q.y, p.zzz);
+    f_sub(pp, u2, u1);
+    f_sub(r, s2, s1);
+    if (f_is_zero(pp)) {
+        if (f_is_zero(r))
+            x_dbl(p, p);
+        else
+            x_set_inf(p);
+        return;
+    }
+    f_sqr(t, pp);
+    f_mul(ppp, pp, t);
+    f_mul(qq, u1, t);
+    f_mul(p.zz, p.zz, q.zz);
+    f_mul(p.zz, p.zz, t);
+    f_mul(p.zzz, p.zzz, q.zzz);
+    f_mul(p.zzz, p.zzz, ppp);
+    f_sqr(t, r);
+    f_sub(t, t, ppp);
+    f_sub(t, t, qq);
+    f_sub(p.x, t, qq);
+    f_sub(qq, qq, p.x);
+    f_mul(qq, qq, r);
+    f_mul(t, s1, ppp);
+    f_sub(p.y, qq, t);
+}
+
+#endif

@@ -1,0 +1,275 @@
+// Device (and host) Montgomery arithmetic for Fp and Fr, in the CPU's byte
+// layout: an element is the CPU struct's little-endian 64-bit limbs read as
+// twice as many little-endian 32-bit limbs, so R = 2^384 / 2^256 is the same
+// and arrays copy between host and device with no conversion.
+//
+// Functions are __host__ __device__ so the same code can be checked on the
+// CPU; the multiply is CIOS over 32-bit limbs with 64-bit partial products
+// (IMAD.WIDE on the GPU).
+#ifndef CUZK_CUDA_FIELD_CUH
+#define CUZK_CUDA_FIELD_CUH
+
+#include <stdint.h>
+
+#define CZ_HD __host__ __device__ __forceinline__
+// #pragma unroll means nothing to the host compiler (and -Werror rejects it).
+#ifdef __CUDA_ARCH__
+#define CZ_UNROLL _Pragma("unroll")
+#else
+#define CZ_UNROLL
+#endif
+
+// The moduli and Montgomery ones as 32-bit limbs (from field/constants.h).
+#define CZ_FP_P                                                                                    \
+    {                                                                                              \
+        0xffffaaabu, 0xb9feffffu, 0xb153ffffu, 0x1eabfffeu, 0xf6b0f624u, 0x6730d2a0u, 0xf38512bfu, \
+            0x64774b84u, 0x434bacd7u, 0x4b1ba7b6u, 0x397fe69au, 0x1a0111eau                        \
+    }
+#define CZ_FR_P                                                                                    \
+    {                                                                                              \
+        0x00000001u, 0xffffffffu, 0xfffe5bfeu, 0x53bda402u, 0x09a1d805u, 0x3339d808u, 0x299d7d48u, \
+            0x73eda753u                                                                            \
+    }
+
+#define CZ_FP_ONE                                                                                  \
+    {                                                                                              \
+        0x0002fffdu, 0x76090000u, 0xc40c0002u, 0xebf4000bu, 0x53c758bau, 0x5f489857u, 0x70525745u, \
+            0x77ce5853u, 0xa256ec6du, 0x5c071a97u, 0xfa80e493u, 0x15f65ec3u                        \
+    }
+#define CZ_FR_ONE                                                                                  \
+    {                                                                                              \
+        0xfffffffeu, 0x00000001u, 0x00034802u, 0x5884b7fau, 0xecbc4ff5u, 0x998c4fefu, 0xacc5056fu, \
+            0x1824b159u                                                                            \
+    }
+
+// Limb i of the modulus; with unrolled loops these fold to immediates.
+struct fp_params {
+    static constexpr int N = 12;
+    static constexpr uint32_t n0 = 0xfffcfffdu; // -p^-1 mod 2^32
+    static CZ_HD constexpr uint32_t p(int i) {
+        constexpr uint32_t m[12] = CZ_FP_P;
+        return m[i];
+    }
+    static CZ_HD constexpr uint32_t one(int i) {
+        constexpr uint32_t m[12] = CZ_FP_ONE;
+        return m[i];
+    }
+};
+struct fr_params {
+    static constexpr int N = 8;
+    static constexpr uint32_t n0 = 0xffffffffu;
+    static CZ_HD constexpr uint32_t p(int i) {
+        constexpr uint32_t m[8] = CZ_FR_P;
+        return m[i];
+    }
+    static CZ_HD constexpr uint32_t one(int i) {
+        constexpr uint32_t m[8] = CZ_FR_ONE;
+        return m[i];
+    }
+};
+
+template <class P> struct field {
+    static constexpr int N = P::N;
+    uint32_t v[N];
+};
+typedef field<fp_params> dfp;
+typedef field<fr_params> dfr;
+
+template <class P> CZ_HD void f_zero(field<P> &r) {
+    CZ_UNROLL
+    for (int i = 0; i < P::N; i++)
+        r.v[i] = 0;
+}
+
+// The Montgomery one, R mod p.
+template <class P> CZ_HD void set_one(field<P> &r) {
+    CZ_UNROLL
+    for (int i = 0; i < P::N; i++)
+        r.v[i] = P::one(i);
+}
+
+template <class P> CZ_HD bool f_is_zero(const field<P> &a) {
+    uint32_t acc = 0;
+    CZ_UNROLL
+    for (int i = 0; i < P::N; i++)
+        acc |= a.v[i];
+    return acc == 0;
+}
+
+template <class P> CZ_HD bool f_eq(const field<P> &a, const field<P> &b) {
+    uint32_t acc = 0;
+    CZ_UNROLL
+    for (int i = 0; i < P::N; i++)
+        acc |= a.v[i] ^ b.v[i];
+    return acc == 0;
+}
+
+// r = t - p if t >= p (t < 2p, given as N limbs plus a carry bit hi).
+template <class P> CZ_HD void f_reduce_once(field<P> &r, const uint32_t *t, uint32_t hi) {
+    uint32_t d[P::N];
+    uint64_t borrow = 0;
+    CZ_UNROLL
+    for (int i = 0; i < P::N; i++) {
+        uint64_t s = (uint64_t)t[i] - P::p(i) - borrow;
+        d[i] = (uint32_t)s;
+        borrow = (s >> 63) & 1;
+    }
+    // t >= p exactly when the subtraction did not borrow past the carry bit
+    bool ge = hi || !borrow;
+    CZ_UNROLL
+    for (int i = 0; i < P::N; i++)
+        r.v[i] = ge ? d[i] : t[i];
+}
+
+template <class P> CZ_HD void f_add(field<P> &r, const field<P> &a, const field<P> &b) {
+    uint32_t t[P::N];
+    uint64_t c = 0;
+    CZ_UNROLL
+    for (int i = 0; i < P::N; i++) {
+        uint64_t s = (uint64_t)a.v[i] + b.v[i] + c;
+        t[i] = (uint32_t)s;
+        c = s >> 32;
+    }
+    f_reduce_once<P>(r, t, (uint32_t)c);
+}
+
+template <class P> CZ_HD void f_sub(field<P> &r, const field<P> &a, const field<P> &b) {
+    uint32_t t[P::N];
+    uint64_t borrow = 0;
+    CZ_UNROLL
+    for (int i = 0; i < P::N; i++) {
+        uint64_t s = (uint64_t)a.v[i] - b.v[i] - borrow;
+        t[i] = (uint32_t)s;
+        borrow = (s >> 63) & 1;
+    }
+    // on borrow add p back
+    uint32_t mask = 0u - (uint32_t)borrow;
+    uint64_t c = 0;
+    CZ_UNROLL
+    for (int i = 0; i < P::N; i++) {
+        uint64_t s = (uint64_t)t[i] + (P::p(i) & mask) + c;
+        r.v[i] = (uint32_t)s;
+        c = s >> 32;
+    }
+}
+
+template <class P> CZ_HD void f_neg(field<P> &r, const field<P> &a) {
+    field<P> z;
+    f_zero(z);
+    f_sub(r, z, a);
+}
+
+template <class P> CZ_HD void f_dbl(field<P> &r, const field<P> &a) { f_add(r, a, a); }
+
+// CIOS Montgomery multiply: r = a b / 2^(32N) mod p.  p < 2^(32N) / 4 for
+// both fields, so the running value stays below 2p and one subtraction ends it.
+template <class P> CZ_HD void f_mul(field<P> &r, const field<P> &a, const field<P> &b) {
+    constexpr int N = P::N;
+    uint32_t t[N + 2];
+    CZ_UNROLL
+    for (int i = 0; i < N + 2; i++)
+        t[i] = 0;
+    CZ_UNROLL
+    for (int i = 0; i < N; i++) {
+        uint32_t bi = b.v[i];
+        uint64_t c = 0;
+        CZ_UNROLL
+        for (int j = 0; j < N; j++) {
+            uint64_t s = (uint64_t)a.v[j] * bi + t[j] + c;
+            t[j] = (uint32_t)s;
+            c = s >> 32;
+        }
+        uint64_t s = (uint64_t)t[N] + c;
+        t[N] = (uint32_t)s;
+        t[N + 1] = (uint32_t)(s >> 32);
+        uint32_t m = t[0] * P::n0;
+        s = (uint64_t)m * P::p(0) + t[0];
+        c = s >> 32;
+        CZ_UNROLL
+        for (int j = 1; j < N; j++) {
+            s = (uint64_t)m * P::p(j) + t[j] + c;
+            t[j - 1] = (uint32_t)s;
+            c = s >> 32;
+        }
+        s = (uint64_t)t[N] + c;
+        t[N - 1] = (uint32_t)s;
+        t[N] = t[N + 1] + (uint32_t)(s >> 32);
+    }
+    f_reduce_once<P>(r, t, t[N]);
+}
+
+template <class P> CZ_HD void f_sqr(field<P> &r, const field<P> &a) { f_mul(r, a, a); }
+
+// Montgomery -> canonical limbs (multiply by plain 1).
+template <class P> CZ_HD void f_from_mont(field<P> &r, const field<P> &a) {
+    field<P> one;
+    f_zero(one);
+    one.v[0] = 1;
+    f_mul(r, a, one);
+}
+
+// a < p as an integer (for canonical-scalar checks).
+template <class P> CZ_HD bool f_is_canonical(const field<P> &a) {
+    uint64_t borrow = 0;
+    CZ_UNROLL
+    for (int i = 0; i < P::N; i++) {
+        uint64_t s = (uint64_t)a.v[i] - P::p(i) - borrow;
+        borrow = (s >> 63) & 1;
+    }
+    return borrow != 0;
+}
+
+// Fp2 multiplies are calls (three Fp multiplies each; inlining them all
+// made G2 kernels slow to compile for little gain).
+#define CZ_HDN2 inline __host__ __device__ __noinline__
+
+// Fp2 = Fp[u]/(u^2 + 1), the CPU's fp2 layout (c0 then c1).
+struct dfp2 {
+    dfp c0, c1;
+};
+
+CZ_HD void f_zero(dfp2 &r) {
+    f_zero(r.c0);
+    f_zero(r.c1);
+}
+CZ_HD void set_one(dfp2 &r) {
+    set_one(r.c0);
+    f_zero(r.c1);
+}
+CZ_HD bool f_is_zero(const dfp2 &a) { return f_is_zero(a.c0) && f_is_zero(a.c1); }
+CZ_HD void f_add(dfp2 &r, const dfp2 &a, const dfp2 &b) {
+    f_add(r.c0, a.c0, b.c0);
+    f_add(r.c1, a.c1, b.c1);
+}
+CZ_HD void f_sub(dfp2 &r, const dfp2 &a, const dfp2 &b) {
+    f_sub(r.c0, a.c0, b.c0);
+    f_sub(r.c1, a.c1, b.c1);
+}
+CZ_HD void f_neg(dfp2 &r, const dfp2 &a) {
+    f_neg(r.c0, a.c0);
+    f_neg(r.c1, a.c1);
+}
+CZ_HD void f_dbl(dfp2 &r, const dfp2 &a) { f_add(r, a, a); }
+// Karatsuba: 3 Fp multiplies.
+CZ_HDN2 void f_mul(dfp2 &r, const dfp2 &a, const dfp2 &b) {
+    dfp t0, t1, s0, s1;
+    f_mul(t0, a.c0, b.c0);
+    f_mul(t1, a.c1, b.c1);
+    f_add(s0, a.c0, a.c1);
+    f_add(s1, b.c0, b.c1);
+    f_mul(s0, s0, s1);
+    f_sub(r.c0, t0, t1);
+    f_sub(s0, s0, t0);
+    f_sub(r.c1, s0, t1);
+}
+// (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u
+CZ_HDN2 void f_sqr(dfp2 &r, const dfp2 &a) {
+    dfp s, d, m;
+    f_add(s, a.c0, a.c1);
+    f_sub(d, a.c0, a.c1);
+    f_mul(m, a.c0, a.c1);
+    f_mul(r.c0, s, d);
+    f_add(r.c1, m, m);
+}
+
+#endif
