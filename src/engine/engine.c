@@ -46,10 +46,12 @@ void engine_job_finish(cuzk_engine *e, engine_job *j, cuzk_job_state st, const c
     if (j->dispatch_seq && e->running_by_kind[j->kind])
         e->running_by_kind[j->kind]--;
     j->state = st;
+    char msg[CUZK_ERROR_LEN]; /* the message may be j->error itself */
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(j->error, sizeof j->error, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    memcpy(j->error, msg, sizeof msg);
     j->end_ms = engine_now(e);
     if (st == CUZK_JOB_COMPLETED) {
         e->completed_by_kind[j->kind]++;
