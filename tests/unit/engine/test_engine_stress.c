@@ -1,5 +1,5 @@
 /* Engine: 200 concurrent submissions from four threads, every kind and
- * priority mixed, two circuits, 1-2 partitions each, batching and
+ * priority mixed, two circuits, 1-3 partitions each, batching and
  * pipelining on, some request ids submitted twice.  None may be lost or
  * duplicated: every job completes exactly once, each partition is
  * synthesized and proven exactly once, and every proof verifies against the
@@ -106,7 +106,7 @@ int main(void) {
         s->kind = (cuzk_proof_kind)(1 + check_rand64() % 4);
         s->prio = prios[check_rand64() % 5];
         s->circuit = check_rand64() % 2 ? "tiny-a" : "tiny-b";
-        s->parts = i % 20 == 7 ? 2 : 1; /* mostly one: every proof costs the same here */
+        s->parts = 1 + (unsigned)(check_rand64() % 3);
         s->seed = 1000 + i;
         total_parts += s->parts;
     }
