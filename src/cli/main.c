@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/cmd_bench_engine.h"
 #include "cli/cmd_groth16.h"
 #include "cli/cmd_hash.h"
 #include "cli/cmd_zkey.h"
@@ -47,6 +48,8 @@ int main(int argc, char **argv) {
         return cmd_prove(argc - 2, argv + 2);
     if (strcmp(cmd, "verify") == 0)
         return cmd_verify(argc - 2, argv + 2);
+    if (strcmp(cmd, "bench") == 0 && argc > 2 && strcmp(argv[2], "engine") == 0)
+        return cmd_bench_engine(argc - 3, argv + 3);
     if (strcmp(cmd, "bench") == 0 && argc > 2 && strcmp(argv[2], "prove") == 0)
         return cmd_bench_prove(argc - 3, argv + 3);
     if (strcmp(cmd, "hash") == 0)

@@ -23,12 +23,12 @@ struct engine_synthetic {
 typedef struct {
     const synthetic_circuit *c;
     unsigned partitions;
-    uint64_t seed;
+    uint64_t seed, work;
 } synthetic_request;
 
 typedef struct {
     size_t k;
-    uint64_t seed, partition;
+    uint64_t seed, partition, work;
 } synth_ctx;
 
 static uint64_t mix64(uint64_t z) {
@@ -43,6 +43,8 @@ static int chain_circuit(r1cs_cs *cs, void *vctx) {
     int v = r1cs_has_values(cs);
     fr x, tag, w;
     fr_set_u64(&x, mix64(c->seed * 1000003u + c->partition));
+    for (uint64_t i = 0; v && i < c->work; i++) /* witness-only work: the structure is fixed */
+        fr_sqr(&x, &x);
     fr_set_u64(&tag, (c->seed << 16) + c->partition);
     fr_add(&w, &x, &tag);
     r1cs_var vtag = r1cs_alloc_input(cs, v ? &tag : NULL);
@@ -104,8 +106,8 @@ static const synthetic_circuit *find(const engine_synthetic *s, const char *id) 
 }
 
 static int synthesize(r1cs_partition *out, const synthetic_circuit *c, uint64_t seed,
-                      uint64_t partition, char err[CUZK_ERROR_LEN]) {
-    synth_ctx ctx = {c->k, seed, partition};
+                      uint64_t partition, uint64_t work, char err[CUZK_ERROR_LEN]) {
+    synth_ctx ctx = {c->k, seed, partition, work};
     r1cs_hint hint = {c->k, 3, c->k, 0, 0, 0};
     r1cs_cs *cs = r1cs_cs_new(R1CS_PROVE, 0, &hint);
     if (!cs) {
@@ -137,7 +139,7 @@ cuzk_status engine_synthetic_add(engine_synthetic *s, const char *circuit_id, si
     snprintf(c->id, sizeof c->id, "%s", circuit_id);
     c->k = k;
     r1cs_partition p;
-    if (synthesize(&p, c, 0, 0, err) != 0) { /* sizes do not depend on the witness */
+    if (synthesize(&p, c, 0, 0, 0, err) != 0) { /* sizes do not depend on the witness */
         free(c);
         return CUZK_E_INTERNAL;
     }
@@ -165,7 +167,7 @@ cuzk_status engine_synthetic_write_params(engine_synthetic *s, const char *circu
         snprintf(err, CUZK_ERROR_LEN, "synthetic: unknown circuit \"%.64s\"", circuit_id);
         return CUZK_E_NOT_FOUND;
     }
-    synth_ctx ctx = {c->k, 0, 0};
+    synth_ctx ctx = {c->k, 0, 0, 0};
     r1cs_cs *cs = r1cs_cs_new(R1CS_RECORD, 0, NULL);
     r1cs_matrices mx;
     if (!cs || r1cs_synthesize(cs, chain_circuit, &ctx) != R1CS_OK ||
@@ -236,7 +238,7 @@ size_t engine_synthetic_request(char *buf, size_t len, const char *circuit_id, u
 static cuzk_status plan(void *vs, const cuzk_request *req, engine_plan *out,
                         char err[CUZK_ERROR_LEN]) {
     const engine_synthetic *s = vs;
-    char text[256], id[ENGINE_CIRCUIT_ID_LEN + 1], tail;
+    char text[256], id[ENGINE_CIRCUIT_ID_LEN + 1];
     unsigned parts;
     unsigned long long seed;
     if (!req->vanilla_proof || req->vanilla_proof_len == 0 ||
@@ -246,12 +248,19 @@ static cuzk_status plan(void *vs, const cuzk_request *req, engine_plan *out,
     }
     memcpy(text, req->vanilla_proof, req->vanilla_proof_len);
     text[req->vanilla_proof_len] = 0;
-    if (strlen(text) != req->vanilla_proof_len ||
-        sscanf(text, "synthetic circuit=%64s partitions=%u seed=%llu %c", id, &parts, &seed,
-               &tail) != 3) {
+    unsigned long long work = 0;
+    int pos = -1, pos2 = -1;
+    int bad = strlen(text) != req->vanilla_proof_len ||
+              sscanf(text, "synthetic circuit=%64s partitions=%u seed=%llu%n", id, &parts, &seed,
+                     &pos) != 3 ||
+              pos < 0;
+    if (!bad && text[pos]) /* the only optional field */
+        bad = sscanf(text + pos, " work=%llu%n", &work, &pos2) != 1 || pos2 < 0 ||
+              text[pos + pos2] != 0;
+    if (bad) {
         snprintf(err, CUZK_ERROR_LEN,
                  "synthetic: request \"%.100s\" is not \"synthetic circuit=ID partitions=N "
-                 "seed=S\"",
+                 "seed=S [work=W]\"",
                  text);
         return CUZK_E_INVALID;
     }
@@ -260,9 +269,10 @@ static cuzk_status plan(void *vs, const cuzk_request *req, engine_plan *out,
         snprintf(err, CUZK_ERROR_LEN, "synthetic: unknown circuit \"%s\"", id);
         return CUZK_E_INVALID;
     }
-    if (parts < 1 || parts > 1024 || seed >= (1ULL << 40)) {
-        snprintf(err, CUZK_ERROR_LEN, "synthetic: partitions %u (1..1024) or seed %llu (< 2^40)",
-                 parts, seed);
+    if (parts < 1 || parts > 1024 || seed >= (1ULL << 40) || work > (1ULL << 32)) {
+        snprintf(err, CUZK_ERROR_LEN,
+                 "synthetic: partitions %u (1..1024), seed %llu (< 2^40) or work %llu (<= 2^32)",
+                 parts, seed, work);
         return CUZK_E_INVALID;
     }
     synthetic_request *r = malloc(sizeof *r);
@@ -273,6 +283,7 @@ static cuzk_status plan(void *vs, const cuzk_request *req, engine_plan *out,
     r->c = c;
     r->partitions = parts;
     r->seed = seed;
+    r->work = work;
     snprintf(out->circuit_id, sizeof out->circuit_id, "%s", c->id);
     out->n_partitions = parts;
     out->partition_bytes = c->partition_bytes;
@@ -289,7 +300,7 @@ static cuzk_status synth(void *vs, void *state, size_t partition, r1cs_partition
         snprintf(err, CUZK_ERROR_LEN, "synthetic: partition %zu of %u", partition, r->partitions);
         return CUZK_E_INVALID;
     }
-    return synthesize(out, r->c, r->seed, partition, err) == 0 ? CUZK_OK : CUZK_E_INTERNAL;
+    return synthesize(out, r->c, r->seed, partition, r->work, err) == 0 ? CUZK_OK : CUZK_E_INTERNAL;
 }
 
 static void release(void *vs, void *state) {

@@ -12,7 +12,10 @@
  * parameter set serves every request of that circuit id.
  *
  * Requests: vanilla_proof = "synthetic circuit=<id> partitions=<n> seed=<s>"
- * (1 <= n <= 1024); anything else is CUZK_E_INVALID naming the problem.
+ * (1 <= n <= 1024), optionally followed by " work=<w>": w extra squarings in
+ * the witness computation of x_0 (synthesis cost for benchmarks; the
+ * constraints do not change).  Anything else is CUZK_E_INVALID naming the
+ * problem.
  * Parameter files: v28-cuzk-synthetic-<id>.{params,vk,meta}, TEST-ONLY
  * (random toxic waste, .meta says so). */
 #ifndef CUZK_ENGINE_SYNTHETIC_H
