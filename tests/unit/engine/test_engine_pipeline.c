@@ -267,6 +267,57 @@ static void test_thread_budget(void) {
     cuzk_engine_free(e);
 }
 
+/* Every partition has synthesis -> prove_wait -> prove -> verify in order;
+ * with self_verify off there is no verify stage and the proofs still hold. */
+static void test_timeline_and_verify_switch(void) {
+    for (int verify = 1; verify >= 0; verify--) {
+        fx_reset();
+        cuzk_engine_config c;
+        fx_config(&c);
+        c.self_verify = verify;
+        cuzk_engine *e = fx_engine(&c);
+        CHECK(fx_submit(e, "tl", CUZK_KIND_POREP_C2, 0, "tiny-b", 3, 84, NULL, NULL) == CUZK_OK);
+        cuzk_result r;
+        CHECK(cuzk_engine_await(e, "tl", 60000, &r) == CUZK_OK && r.state == CUZK_JOB_COMPLETED);
+        CHECK(fx_verify("tiny-b", 3, 84, r.proof, r.proof_len));
+        CHECK(r.timings.total_ms >= r.timings.prove_ms &&
+              r.timings.total_ms >= r.timings.queue_wait_ms);
+        cuzk_result_clear(&r);
+        cuzk_job_timeline t = fx_timeline(e, "tl");
+        CHECK(t.n_partitions == 3 && t.batch_size == 1 && t.state == CUZK_JOB_COMPLETED);
+        CHECK(strcmp(t.circuit_id, "tiny-b") == 0 && t.submit_seq == 1 && t.dispatch_seq == 1);
+        size_t want = 2 + 3 * (verify ? 4 : 3);
+        CHECK(t.n_events == want);
+        double at[3][CUZK_STAGE_COUNT][2];
+        int seen[3][CUZK_STAGE_COUNT] = {{0}};
+        int job_level = 0;
+        for (size_t i = 0; i < t.n_events; i++) {
+            const cuzk_timeline_event *ev = &t.events[i];
+            CHECK(ev->start_ms <= ev->end_ms);
+            if (ev->partition < 0) {
+                job_level++;
+                continue;
+            }
+            CHECK(ev->partition < 3);
+            if (ev->partition >= 3)
+                continue;
+            seen[ev->partition][ev->stage]++;
+            at[ev->partition][ev->stage][0] = ev->start_ms;
+            at[ev->partition][ev->stage][1] = ev->end_ms;
+        }
+        CHECK(job_level == 2);
+        for (int p = 0; p < 3; p++) {
+            CHECK(seen[p][CUZK_STAGE_SYNTHESIS] == 1 && seen[p][CUZK_STAGE_PROVE] == 1 &&
+                  seen[p][CUZK_STAGE_PROVE_WAIT] == 1 && seen[p][CUZK_STAGE_VERIFY] == verify);
+            CHECK(at[p][CUZK_STAGE_SYNTHESIS][1] <= at[p][CUZK_STAGE_PROVE][0]);
+            if (verify)
+                CHECK(at[p][CUZK_STAGE_PROVE][1] <= at[p][CUZK_STAGE_VERIFY][0]);
+        }
+        cuzk_job_timeline_clear(&t);
+        cuzk_engine_free(e);
+    }
+}
+
 typedef struct {
     cuzk_engine *e;
     const char *id;
@@ -346,6 +397,7 @@ int main(void) {
     test_backpressure();
     test_self_verify_retry();
     test_thread_budget();
+    test_timeline_and_verify_switch();
     run_shutdown(0);
     run_shutdown(1);
     fx_cleanup();

@@ -47,6 +47,10 @@ static void test_unsupported_and_invalid(void) {
     r.vanilla_proof = (const uint8_t *)"| synthetic circuit=tiny-a partitions=0 seed=1";
     r.vanilla_proof_len = strlen((const char *)r.vanilla_proof);
     CHECK(cuzk_engine_submit(e, &r, NULL, err) == CUZK_E_INVALID);
+    r.vanilla_proof = (const uint8_t *)"| synthetic circuit=tiny-a partitions=1 seed=1 junk";
+    r.vanilla_proof_len = strlen((const char *)r.vanilla_proof);
+    CHECK(cuzk_engine_submit(e, &r, NULL, err) == CUZK_E_INVALID);
+    CHECK(strstr(err, "is not \"synthetic circuit=ID") != NULL);
     r.vanilla_proof = (const uint8_t *)"| garbage";
     r.vanilla_proof_len = strlen((const char *)r.vanilla_proof);
     CHECK(cuzk_engine_submit(e, &r, NULL, err) == CUZK_E_INVALID);
