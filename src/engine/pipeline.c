@@ -285,9 +285,13 @@ static void *dispatcher_main(void *arg) {
     pthread_mutex_lock(&e->mu);
     while (jobs) {
         double now = engine_now(e);
-        double next_tick = now + (sweep_ms > 0 ? (sweep_ms < 1000 ? sweep_ms : 1000) : 60000);
+        double next_tick = now + (sweep_ms > 0 && sweep_ms < 1000 ? sweep_ms : 1000);
         if (sweep_ms > 0)
             srs_sweep_idle(e, sweep_ms, now);
+        /* results age out even when nobody submits (a job still held by a
+         * batch or an await keeps its own reference) */
+        job_table_prune(&e->jobs, e->cfg.result_keep_count, (double)e->cfg.result_keep_s * 1000,
+                        now);
         if (e->n_active >= e->max_active) {
             e->sched.collector_waiting = 0;
             wait_until(e, &e->cv_sched, next_tick);
