@@ -68,6 +68,7 @@ typedef struct {
     uint64_t cpu_retries, self_verify_failures;
     size_t batches_active, groups_queued;
     unsigned synth_workers, prover_threads; /* the configured split */
+    uint64_t dispatcher_passes;             /* decisions the dispatcher has made */
 } engine_debug_stats;
 
 struct cuzk_engine {

@@ -284,6 +284,7 @@ static void *dispatcher_main(void *arg) {
     const double sweep_ms = (double)e->cfg.eviction_min_idle_s * 1000;
     pthread_mutex_lock(&e->mu);
     while (jobs) {
+        e->dbg.dispatcher_passes++;
         double now = engine_now(e);
         double next_tick = now + (sweep_ms > 0 && sweep_ms < 1000 ? sweep_ms : 1000);
         if (sweep_ms > 0)

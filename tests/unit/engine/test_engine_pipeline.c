@@ -267,6 +267,51 @@ static void test_thread_budget(void) {
     cuzk_engine_free(e);
 }
 
+/* Pipelined, job 2's partitions synthesize while job 1's are stuck in the
+ * prover; sequential, job 2 stays queued meanwhile. */
+static void test_overlap(void) {
+    for (int pipelined = 1; pipelined >= 0; pipelined--) {
+        fx_reset();
+        pthread_mutex_lock(&fx.mu);
+        fx.prove_gate_armed = 1;
+        pthread_mutex_unlock(&fx.mu);
+        cuzk_engine_config c;
+        fx_config(&c);
+        c.pipeline_enabled = pipelined;
+        cuzk_engine *e = fx_engine(&c);
+        CHECK(fx_submit(e, "n1", CUZK_KIND_POREP_C2, 0, "tiny-a", 1, 85, NULL, NULL) == CUZK_OK);
+        FX_WAIT_FOR(fx.prove_entered == 1);
+        CHECK(fx_submit(e, "n2", CUZK_KIND_POREP_C2, 0, "tiny-b", 2, 86, NULL, NULL) == CUZK_OK);
+        if (pipelined) {
+            FX_WAIT_FOR(fx.synth_by_seed[86] == 2 && fx.prove_entered == 1);
+            CHECK(fx_state_of(e, "n1") == CUZK_JOB_RUNNING);
+        } else {
+            /* wait until the dispatcher has looked at the queue with n2 in it */
+            engine_debug_stats d0, d1;
+            engine_debug_stats_get(e, &d0);
+            CHECK(fx_submit(e, "n3", CUZK_KIND_POREP_C2, 0, "tiny-b", 1, 87, NULL, NULL) ==
+                  CUZK_OK);
+            for (int i = 0; i < 30000; i++) {
+                engine_debug_stats_get(e, &d1);
+                if (d1.dispatcher_passes >= d0.dispatcher_passes + 2)
+                    break;
+                usleep(1000);
+            }
+            CHECK(d1.dispatcher_passes >= d0.dispatcher_passes + 2);
+            CHECK(fx_state_of(e, "n2") == CUZK_JOB_QUEUED);
+            pthread_mutex_lock(&fx.mu);
+            CHECK(fx.synth_by_seed[86] == 0);
+            pthread_mutex_unlock(&fx.mu);
+        }
+        fx_open_prover();
+        CHECK(fx_await_ok(e, "n1", "tiny-a", 1, 85));
+        CHECK(fx_await_ok(e, "n2", "tiny-b", 2, 86));
+        if (!pipelined)
+            CHECK(fx_await_ok(e, "n3", "tiny-b", 1, 87));
+        cuzk_engine_free(e);
+    }
+}
+
 /* Every partition has synthesis -> prove_wait -> prove -> verify in order;
  * with self_verify off there is no verify stage and the proofs still hold. */
 static void test_timeline_and_verify_switch(void) {
@@ -398,6 +443,7 @@ int main(void) {
     test_self_verify_retry();
     test_thread_budget();
     test_timeline_and_verify_switch();
+    test_overlap();
     run_shutdown(0);
     run_shutdown(1);
     fx_cleanup();

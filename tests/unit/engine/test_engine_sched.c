@@ -116,6 +116,21 @@ static void test_idempotent_and_retention(void) {
     cuzk_engine_free(e);
 }
 
+/* Results also age out: kept for result_keep_s seconds. */
+static void test_result_age(void) {
+    fx_reset();
+    cuzk_engine_config c;
+    fx_config(&c);
+    c.result_keep_s = 1;
+    cuzk_engine *e = fx_engine(&c);
+    CHECK(fx_submit(e, "old", CUZK_KIND_POREP_C2, 0, "tiny-a", 1, 17, NULL, NULL) == CUZK_OK);
+    CHECK(fx_await_ok(e, "old", "tiny-a", 1, 17));
+    FX_WAIT_FOR(fx_state_of(e, "old") == (cuzk_job_state)-1); /* the dispatcher prunes it */
+    cuzk_result res;
+    CHECK(cuzk_engine_await(e, "old", 1, &res) == CUZK_E_NOT_FOUND);
+    cuzk_engine_free(e);
+}
+
 static void test_await_timeout(void) {
     fx_reset();
     cuzk_engine_config c;
@@ -280,6 +295,7 @@ int main(void) {
     fx_init();
     test_unsupported_and_invalid();
     test_idempotent_and_retention();
+    test_result_age();
     test_await_timeout();
     test_priority_order();
     test_batch_full_and_priority();
