@@ -148,6 +148,37 @@ static void test_await_timeout(void) {
     cuzk_engine_free(e);
 }
 
+/* max_pending_jobs: beyond it submit answers CUZK_E_EXHAUSTED. */
+static void test_queue_limit(void) {
+    fx_reset();
+    cuzk_engine_config c;
+    fx_config(&c);
+    c.pipeline_enabled = 0;
+    c.max_pending_jobs = 1;
+    cuzk_engine *e = fx_engine(&c);
+    CHECK(fx_submit(e, "run", CUZK_KIND_POREP_C2, 0, "tiny-a", 1, 25, "gate=6 gate_part=0", NULL) ==
+          CUZK_OK);
+    FX_WAIT_FOR(fx.entered[6] == 1);
+    CHECK(fx_submit(e, "q1", CUZK_KIND_POREP_C2, 0, "tiny-a", 1, 26, NULL, NULL) == CUZK_OK);
+    char text[] = "| synthetic circuit=tiny-a partitions=1 seed=27";
+    cuzk_request r;
+    memset(&r, 0, sizeof r);
+    r.request_id = "q2";
+    r.kind = CUZK_KIND_POREP_C2;
+    r.vanilla_proof = (const uint8_t *)text;
+    r.vanilla_proof_len = strlen(text);
+    char err[CUZK_ERROR_LEN];
+    CHECK(cuzk_engine_submit(e, &r, NULL, err) == CUZK_E_EXHAUSTED);
+    CHECK(strstr(err, "queue full") != NULL);
+    cuzk_submit_info info; /* a known id is still answered */
+    CHECK(fx_submit(e, "q1", CUZK_KIND_POREP_C2, 0, "tiny-a", 1, 26, NULL, &info) == CUZK_OK &&
+          info.existing);
+    fx_open(6);
+    CHECK(fx_await_ok(e, "run", "tiny-a", 1, 25));
+    CHECK(fx_await_ok(e, "q1", "tiny-a", 1, 26));
+    cuzk_engine_free(e);
+}
+
 static uint64_t dseq(cuzk_engine *e, const char *id) {
     cuzk_job_timeline t = fx_timeline(e, id);
     uint64_t s = t.dispatch_seq;
@@ -298,6 +329,7 @@ int main(void) {
     test_result_age();
     test_await_timeout();
     test_priority_order();
+    test_queue_limit();
     test_batch_full_and_priority();
     run_order_case(1);
     run_order_case(0);
