@@ -210,6 +210,50 @@ const char *cuzk_kind_label(cuzk_proof_kind k);
 cuzk_priority cuzk_kind_default_priority(cuzk_proof_kind k);
 const char *cuzk_status_name(cuzk_status s);
 
+/* ---- per-job stage timeline (added for benchmarks and tests) -----------------
+ * Every job records when each stage started and ended, per partition, in
+ * milliseconds since the engine started (monotonic clock).  Job-level stages
+ * (QUEUE: submit to dispatch; SRS_LOAD: acquiring the parameter set) carry
+ * partition -1.  PROVE_WAIT is the time a synthesized partition sat in the
+ * bounded queue before a prover took it. */
+typedef enum {
+    CUZK_STAGE_QUEUE = 0,
+    CUZK_STAGE_SRS_LOAD = 1,
+    CUZK_STAGE_SYNTHESIS = 2,
+    CUZK_STAGE_PROVE_WAIT = 3,
+    CUZK_STAGE_PROVE = 4,
+    CUZK_STAGE_VERIFY = 5,
+    CUZK_STAGE_COUNT = 6
+} cuzk_stage;
+
+typedef struct {
+    int32_t partition; /* -1 for a job-level stage */
+    cuzk_stage stage;
+    double start_ms, end_ms;
+} cuzk_timeline_event;
+
+typedef struct {
+    char job_id[CUZK_JOB_ID_LEN];
+    cuzk_proof_kind kind;
+    cuzk_priority priority; /* after DEFAULT was resolved */
+    cuzk_job_state state;
+    char circuit_id[64];
+    uint32_t n_partitions;
+    uint64_t submit_seq;         /* 1, 2, ... in submit order */
+    uint64_t dispatch_seq;       /* 1, 2, ... in the order jobs left the queue; 0 = not yet */
+    uint64_t batch_id;           /* the batch it was proven in; 0 = not yet */
+    uint32_t batch_size;         /* jobs in that batch */
+    uint32_t cpu_retries;        /* partitions re-proven on the CPU after a failed self-check */
+    cuzk_timeline_event *events; /* owned; cuzk_job_timeline_clear frees */
+    size_t n_events;
+} cuzk_job_timeline;
+
+/* The timeline of a job still known to the engine (queued, running, or a
+ * finished result not yet pruned); CUZK_E_NOT_FOUND otherwise. */
+cuzk_status cuzk_engine_job_timeline(cuzk_engine *e, const char *job_id, cuzk_job_timeline *out);
+void cuzk_job_timeline_clear(cuzk_job_timeline *t);
+const char *cuzk_stage_name(cuzk_stage s);
+
 #ifdef __cplusplus
 }
 #endif

@@ -283,7 +283,10 @@ static void S_(window_task)(void *ctx, size_t task, unsigned worker) {
     size_t begin = n * chunk / j->chunks, end = n * (chunk + 1) / j->chunks;
     double t0 = timing_now_ms();
     S_(acc) a;
-    int ok = S_(acc_init)(&a, (size_t)1 << (j->c - 1), j->batch_affine);
+    /* A range too short to fill one useful batch would only pay for the
+     * batch buffers (~1.6 MB for G2, per window): Jacobian buckets instead. */
+    int affine = j->batch_affine && end - begin >= MIN_USEFUL_BATCH;
+    int ok = S_(acc_init)(&a, (size_t)1 << (j->c - 1), affine);
     const int16_t *d = j->digits + (size_t)w * n;
     for (size_t i = begin; ok && i < end; i++) {
         int v = d[i];

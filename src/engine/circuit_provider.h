@@ -1,0 +1,73 @@
+/* The circuit-provider interface: what the engine needs from a circuit.
+ *
+ * The engine knows nothing about PoRep, PoSt or SnapDeals.  Per proof kind it
+ * holds one provider, which for a request
+ *   1. plan:        decodes and validates the request (at submit time, on the
+ *                   submitting thread) and says which parameter set it proves
+ *                   under (circuit id, the SRS manager's and the batch
+ *                   collector's key), how many partitions it has and an upper
+ *                   bound of one synthesized partition's bytes (the memory
+ *                   budget reserves that much before synthesis starts);
+ *   2. synthesize:  builds partition i as an r1cs_partition (R1CS_PROVE mode)
+ *                   whose input[] are its public inputs, ONE first;
+ *   3. release:     frees what plan decoded.
+ * synthesize is called from several synthesis workers at once, for different
+ * partitions of one request and for different requests: it must be
+ * thread-safe and must not keep pointers into the partition.  It runs on one
+ * thread (the engine's thread budget counts one synthesis worker as one
+ * core).
+ *
+ * A kind without a provider fails cleanly at submit with CUZK_E_UNSUPPORTED
+ * ("unsupported: porep-c2 circuit not built yet"): the Filecoin circuits
+ * register here as later layers build them; tests register small circuits
+ * for every kind.
+ *
+ * Parameter files are found by circuit id (srs.h): the Filecoin ids have
+ * their published names built in, and cuzk_engine_register_circuit adds
+ * others (test circuits, new sizes) with their file stem. */
+#ifndef CUZK_ENGINE_CIRCUIT_PROVIDER_H
+#define CUZK_ENGINE_CIRCUIT_PROVIDER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/engine.h"
+#include "r1cs/partition.h"
+
+#define ENGINE_CIRCUIT_ID_LEN 64
+
+typedef struct {
+    char circuit_id[ENGINE_CIRCUIT_ID_LEN]; /* parameter set and batch key */
+    size_t n_partitions;                    /* >= 1 */
+    uint64_t partition_bytes;               /* >= r1cs_partition_bytes of each partition */
+    void *state;                            /* the decoded request, owned by the provider */
+} engine_plan;
+
+typedef struct {
+    const char *name; /* for messages */
+    void *ctx;
+    /* CUZK_OK with *out filled, or an error status (CUZK_E_INVALID for a bad
+     * request) with err filled and nothing to release. */
+    cuzk_status (*plan)(void *ctx, const cuzk_request *req, engine_plan *out,
+                        char err[CUZK_ERROR_LEN]);
+    /* CUZK_OK with *out owning a synthesized partition, or an error with
+     * err filled and *out zeroed. */
+    cuzk_status (*synthesize)(void *ctx, void *state, size_t partition, r1cs_partition *out,
+                              char err[CUZK_ERROR_LEN]);
+    void (*release)(void *ctx, void *state);
+} engine_circuit_provider;
+
+/* Registers (or replaces, with NULL removes) the provider for a kind.  The
+ * struct is copied; ctx must outlive the engine.  Register before submitting
+ * requests of that kind. */
+cuzk_status cuzk_engine_register_provider(cuzk_engine *e, cuzk_proof_kind kind,
+                                          const engine_circuit_provider *p);
+
+/* Tells the SRS manager that circuit_id's parameters are FILE_STEM.params
+ * (and .vk) in the parameter cache.  Replaces an earlier registration of a
+ * set that is not loaded; CUZK_E_INVALID for an over-long id or stem or a
+ * stem with '/'. */
+cuzk_status cuzk_engine_register_circuit(cuzk_engine *e, const char *circuit_id,
+                                         const char *file_stem);
+
+#endif

@@ -1,0 +1,503 @@
+/* The engine's public API (include/cuzk/engine.h): life cycle, submit, await,
+ * cancel, SRS preload/evict, timelines, and the final-state bookkeeping that
+ * every path ends in (engine_job_finish).
+ *
+ * A request's path: cuzk_engine_submit validates it and asks the kind's
+ * provider for a plan (outside the lock), then, under the lock, dedups by
+ * request_id, creates the job and queues it (scheduler.c).  The dispatcher
+ * (pipeline.c) turns queued jobs into batches; synthesis and prover workers
+ * fill the job's proof slots; engine_job_finish records the final state,
+ * wakes awaits and prunes old results (job.c). */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "engine/engine_internal.h"
+
+void engine_log(const char *fmt, ...) {
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "cuzk engine: %s\n", buf);
+}
+
+static const double stage_bounds_ms[7] = {10, 100, 1000, 10000, 60000, 300000, 1800000};
+
+void engine_stage(cuzk_engine *e, engine_job *j, int partition, cuzk_stage stage, double start_ms,
+                  double end_ms) {
+    job_event(j, partition, stage, start_ms, end_ms);
+    double d = end_ms - start_ms;
+    e->stage_sum_ms[stage] += d;
+    e->stage_count[stage]++;
+    size_t b = 0;
+    while (b < 7 && d > stage_bounds_ms[b])
+        b++;
+    e->stage_bucket[stage][b]++;
+}
+
+void engine_job_finish(cuzk_engine *e, engine_job *j, cuzk_job_state st, const char *fmt, ...) {
+    if (job_is_final(j))
+        return;
+    if (j->dispatch_seq && e->running_by_kind[j->kind])
+        e->running_by_kind[j->kind]--;
+    j->state = st;
+    char msg[CUZK_ERROR_LEN]; /* the message may be j->error itself */
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    memcpy(j->error, msg, sizeof msg);
+    j->end_ms = engine_now(e);
+    if (st == CUZK_JOB_COMPLETED) {
+        e->completed_by_kind[j->kind]++;
+        e->duration_sum_s[j->kind] += (j->end_ms - j->submit_ms) / 1000;
+    } else if (st == CUZK_JOB_FAILED) {
+        e->failed_by_kind[j->kind]++;
+    } else {
+        e->cancelled++;
+    }
+    if (j->in_table)
+        job_table_finished(&e->jobs, j);
+    pthread_cond_broadcast(&e->cv_done);
+}
+
+static void prune(cuzk_engine *e) {
+    job_table_prune(&e->jobs, e->cfg.result_keep_count, (double)e->cfg.result_keep_s * 1000,
+                    engine_now(e));
+}
+
+static void set_err(char err[CUZK_ERROR_LEN], const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void set_err(char err[CUZK_ERROR_LEN], const char *fmt, ...) {
+    if (!err)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, CUZK_ERROR_LEN, fmt, ap);
+    va_end(ap);
+}
+
+cuzk_engine *cuzk_engine_new(const cuzk_engine_config *cfg, char err[CUZK_ERROR_LEN]) {
+    cuzk_engine *e = calloc(1, sizeof *e);
+    if (!e) {
+        set_err(err, "engine: out of memory");
+        return NULL;
+    }
+    if (cfg)
+        e->cfg = *cfg;
+    else
+        cuzk_engine_config_defaults(&e->cfg);
+    cuzk_engine_config *c = &e->cfg;
+    c->param_cache[sizeof c->param_cache - 1] = 0;
+    const char *env = getenv("FIL_PROOFS_PARAMETER_CACHE");
+    if (env && *env) /* the ecosystem's variable wins over the config key */
+        snprintf(c->param_cache, sizeof c->param_cache, "%s", env);
+    if (!c->memory_budget)
+        c->memory_budget = mem_auto_budget(c->memory_safety_margin);
+
+    pthread_mutex_init(&e->mu, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC); /* timed waits use the engine clock */
+    pthread_cond_init(&e->cv_sched, &ca);
+    pthread_cond_init(&e->cv_synth, &ca);
+    pthread_cond_init(&e->cv_prove, &ca);
+    pthread_cond_init(&e->cv_mem, &ca);
+    pthread_cond_init(&e->cv_done, &ca);
+    pthread_condattr_destroy(&ca);
+    e->t0_ms = timing_now_ms();
+    job_table_init(&e->jobs);
+    sched_init(&e->sched, c->max_batch_size, (double)c->max_batch_wait_ms, c->sort_by_type);
+    mem_init(&e->mem, c->memory_budget);
+    srs_init(&e->srs, c->param_cache);
+    e->backend = &groth16_backend_cpu;
+    if (c->use_gpu) {
+        const groth16_backend *gpu = groth16_backend_find("cuda");
+        if (gpu)
+            e->backend = gpu;
+    }
+    char perr[CUZK_ERROR_LEN] = "";
+    if (pipeline_start(e, perr) != 0) {
+        set_err(err, "%s", perr);
+        cuzk_engine_free(e);
+        return NULL;
+    }
+    return e;
+}
+
+void cuzk_engine_shutdown(cuzk_engine *e) {
+    if (!e)
+        return;
+    pthread_mutex_lock(&e->mu);
+    if (e->stopping) { /* another caller drains: wait for it */
+        while (!e->shutdown_done)
+            pthread_cond_wait(&e->cv_done, &e->mu);
+        pthread_mutex_unlock(&e->mu);
+        return;
+    }
+    e->stopping = 1;
+    for (engine_job *j; (j = sched_first(&e->sched));) {
+        sched_remove(&e->sched, j);
+        engine_job_finish(e, j, CUZK_JOB_CANCELLED, "cancelled: the engine is shutting down");
+    }
+    if (e->cfg.cancel_running_on_shutdown) {
+        /* collect first: cancelling may end a batch and free it */
+        size_t n = 0, cap = 0;
+        for (engine_batch *b = e->active; b; b = b->next)
+            cap += b->n_jobs;
+        engine_job **run = calloc(cap ? cap : 1, sizeof *run);
+        for (engine_batch *b = e->active; run && b; b = b->next)
+            for (size_t i = 0; i < b->n_jobs; i++)
+                if (!job_is_final(b->jobs[i])) {
+                    job_ref(b->jobs[i]);
+                    run[n++] = b->jobs[i];
+                }
+        for (size_t i = 0; i < n; i++) {
+            run[i]->cancel_requested = 1;
+            pipeline_cancel_job(e, run[i]);
+            job_unref(run[i]);
+        }
+        free(run);
+    }
+    pthread_cond_broadcast(&e->cv_sched);
+    pthread_cond_broadcast(&e->cv_synth);
+    pthread_cond_broadcast(&e->cv_prove);
+    pthread_cond_broadcast(&e->cv_mem);
+    pthread_mutex_unlock(&e->mu);
+    pipeline_join(e);
+    pthread_mutex_lock(&e->mu);
+    e->shutdown_done = 1;
+    pthread_cond_broadcast(&e->cv_done);
+    pthread_mutex_unlock(&e->mu);
+}
+
+void cuzk_engine_free(cuzk_engine *e) {
+    if (!e)
+        return;
+    cuzk_engine_shutdown(e);
+    job_table_clear(&e->jobs);
+    srs_free(&e->srs);
+    pthread_cond_destroy(&e->cv_sched);
+    pthread_cond_destroy(&e->cv_synth);
+    pthread_cond_destroy(&e->cv_prove);
+    pthread_cond_destroy(&e->cv_mem);
+    pthread_cond_destroy(&e->cv_done);
+    pthread_mutex_destroy(&e->mu);
+    free(e);
+}
+
+cuzk_status cuzk_engine_register_provider(cuzk_engine *e, cuzk_proof_kind kind,
+                                          const engine_circuit_provider *p) {
+    if (!e || kind <= CUZK_KIND_UNSPECIFIED || kind >= CUZK_KIND_COUNT ||
+        (p && (!p->plan || !p->synthesize)))
+        return CUZK_E_INVALID;
+    pthread_mutex_lock(&e->mu);
+    e->has_provider[kind] = p != NULL;
+    if (p)
+        e->providers[kind] = *p;
+    pthread_mutex_unlock(&e->mu);
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_engine_register_circuit(cuzk_engine *e, const char *circuit_id,
+                                         const char *file_stem) {
+    if (!e)
+        return CUZK_E_INVALID;
+    pthread_mutex_lock(&e->mu);
+    cuzk_status st = srs_register(&e->srs, circuit_id, file_stem);
+    pthread_mutex_unlock(&e->mu);
+    return st;
+}
+
+void engine_set_prover_backend(cuzk_engine *e, const groth16_backend *b) {
+    pthread_mutex_lock(&e->mu);
+    e->backend = b ? b : &groth16_backend_cpu;
+    pthread_mutex_unlock(&e->mu);
+}
+
+static void existing_info(cuzk_engine *e, engine_job *j, cuzk_submit_info *info) {
+    snprintf(info->job_id, sizeof info->job_id, "%s", j->id);
+    info->queue_position = j->state == CUZK_JOB_QUEUED ? sched_position(&e->sched, j) : 0;
+    info->existing = 1;
+}
+
+cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_request *req, cuzk_submit_info *info,
+                               char err[CUZK_ERROR_LEN]) {
+    cuzk_submit_info dummy;
+    if (!info)
+        info = &dummy;
+    memset(info, 0, sizeof *info);
+    if (!e || !req) {
+        set_err(err, "missing request");
+        return CUZK_E_INVALID;
+    }
+    if (req->kind <= CUZK_KIND_UNSPECIFIED || req->kind >= CUZK_KIND_COUNT) {
+        set_err(err, "invalid proof_kind: %d", (int)req->kind);
+        return CUZK_E_INVALID;
+    }
+    if ((int)req->priority < CUZK_PRIORITY_DEFAULT || req->priority > CUZK_PRIORITY_CRITICAL) {
+        set_err(err, "invalid priority: %d", (int)req->priority);
+        return CUZK_E_INVALID;
+    }
+    const char *rid = req->request_id && *req->request_id ? req->request_id : NULL;
+    if (rid && strlen(rid) >= CUZK_JOB_ID_LEN) {
+        set_err(err, "request_id longer than %d bytes", CUZK_JOB_ID_LEN - 1);
+        return CUZK_E_INVALID;
+    }
+    cuzk_priority prio = req->priority ? req->priority : cuzk_kind_default_priority(req->kind);
+
+    pthread_mutex_lock(&e->mu);
+    if (e->stopping) {
+        pthread_mutex_unlock(&e->mu);
+        set_err(err, "the engine is shutting down");
+        return CUZK_E_SHUTDOWN;
+    }
+    engine_job *known = rid ? job_table_find(&e->jobs, rid) : NULL;
+    if (known) {
+        existing_info(e, known, info);
+        pthread_mutex_unlock(&e->mu);
+        return CUZK_OK;
+    }
+    if (!e->has_provider[req->kind]) {
+        pthread_mutex_unlock(&e->mu);
+        set_err(err, "unsupported: %s circuit not built yet", cuzk_kind_name(req->kind));
+        return CUZK_E_UNSUPPORTED;
+    }
+    if (e->cfg.max_pending_jobs && e->sched.n_queued >= e->cfg.max_pending_jobs) {
+        pthread_mutex_unlock(&e->mu);
+        set_err(err, "queue full: %u jobs pending", e->cfg.max_pending_jobs);
+        return CUZK_E_EXHAUSTED;
+    }
+    engine_circuit_provider p = e->providers[req->kind];
+    pthread_mutex_unlock(&e->mu);
+
+    /* decode and validate outside the lock: a C1 output is tens of MB */
+    engine_plan plan;
+    memset(&plan, 0, sizeof plan);
+    char perr[CUZK_ERROR_LEN] = "";
+    cuzk_status st = p.plan(p.ctx, req, &plan, perr);
+    if (st != CUZK_OK) {
+        set_err(err, "%s: %s", cuzk_kind_name(req->kind), perr[0] ? perr : cuzk_status_name(st));
+        return st;
+    }
+    plan.circuit_id[sizeof plan.circuit_id - 1] = 0;
+    if (!plan.n_partitions || !plan.circuit_id[0] || !plan.partition_bytes) {
+        if (p.release)
+            p.release(p.ctx, plan.state);
+        set_err(err, "internal: provider %s returned an empty plan", p.name);
+        return CUZK_E_INTERNAL;
+    }
+
+    char id[CUZK_JOB_ID_LEN];
+    if (rid)
+        snprintf(id, sizeof id, "%s", rid);
+    else
+        job_uuid4(id);
+    pthread_mutex_lock(&e->mu);
+    st = CUZK_OK;
+    if (e->stopping) {
+        set_err(err, "the engine is shutting down");
+        st = CUZK_E_SHUTDOWN;
+    } else if ((known = job_table_find(&e->jobs, id))) { /* raced with the same id */
+        existing_info(e, known, info);
+    } else {
+        engine_job *j = job_new(id, req->kind, prio, &p, &plan);
+        if (!j) {
+            set_err(err, "internal: out of memory");
+            st = CUZK_E_INTERNAL;
+        } else {
+            plan.state = NULL; /* the job owns it now */
+            p.release = NULL;
+            j->submit_ms = engine_now(e);
+            job_table_insert(&e->jobs, j);
+            sched_push(&e->sched, j);
+            snprintf(info->job_id, sizeof info->job_id, "%s", j->id);
+            info->queue_position = sched_position(&e->sched, j);
+            prune(e);
+            pthread_cond_broadcast(&e->cv_sched);
+        }
+    }
+    pthread_mutex_unlock(&e->mu);
+    if (p.release)
+        p.release(p.ctx, plan.state);
+    return st;
+}
+
+cuzk_status cuzk_engine_await(cuzk_engine *e, const char *job_id, uint64_t timeout_ms,
+                              cuzk_result *out) {
+    if (out)
+        memset(out, 0, sizeof *out);
+    if (!e || !job_id || !out)
+        return CUZK_E_INVALID;
+    pthread_mutex_lock(&e->mu);
+    engine_job *j = job_table_find(&e->jobs, job_id);
+    if (!j) {
+        pthread_mutex_unlock(&e->mu);
+        snprintf(out->job_id, sizeof out->job_id, "%s", job_id);
+        return CUZK_E_NOT_FOUND;
+    }
+    job_ref(j);
+    double deadline = engine_now(e) + (double)timeout_ms;
+    struct timespec ts;
+    double abs_ms = deadline + e->t0_ms;
+    ts.tv_sec = (time_t)(abs_ms / 1000);
+    ts.tv_nsec = (long)((abs_ms - (double)ts.tv_sec * 1000) * 1e6);
+    if (ts.tv_nsec >= 1000000000L) {
+        ts.tv_sec++;
+        ts.tv_nsec -= 1000000000L;
+    }
+    while (!job_is_final(j)) {
+        if (!timeout_ms) {
+            pthread_cond_wait(&e->cv_done, &e->mu);
+        } else if (engine_now(e) >= deadline) {
+            break;
+        } else {
+            pthread_cond_timedwait(&e->cv_done, &e->mu, &ts);
+        }
+    }
+    cuzk_status st = job_result(j, out);
+    if (st == CUZK_OK && !job_is_final(j))
+        st = CUZK_E_TIMEOUT;
+    job_unref(j);
+    pthread_mutex_unlock(&e->mu);
+    return st;
+}
+
+cuzk_status cuzk_engine_cancel(cuzk_engine *e, const char *job_id, int *was_running) {
+    int dummy;
+    if (!was_running)
+        was_running = &dummy;
+    *was_running = 0;
+    if (!e || !job_id)
+        return CUZK_E_INVALID;
+    pthread_mutex_lock(&e->mu);
+    engine_job *j = job_table_find(&e->jobs, job_id);
+    if (!j) {
+        pthread_mutex_unlock(&e->mu);
+        return CUZK_E_NOT_FOUND;
+    }
+    job_ref(j);
+    if (j->state == CUZK_JOB_QUEUED) {
+        sched_remove(&e->sched, j);
+        engine_job_finish(e, j, CUZK_JOB_CANCELLED, "cancelled while queued");
+        pthread_cond_broadcast(&e->cv_sched);
+    } else if (j->state == CUZK_JOB_RUNNING) {
+        *was_running = 1;
+        j->cancel_requested = 1;
+        pipeline_cancel_job(e, j);
+    } /* a final job stays as it is */
+    job_unref(j);
+    pthread_mutex_unlock(&e->mu);
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_engine_preload_srs(cuzk_engine *e, const char *circuit_id, int *already_loaded,
+                                    uint64_t *load_ms, char err[CUZK_ERROR_LEN]) {
+    int d1;
+    uint64_t d2;
+    if (!already_loaded)
+        already_loaded = &d1;
+    if (!load_ms)
+        load_ms = &d2;
+    *already_loaded = 0;
+    *load_ms = 0;
+    if (!e || !circuit_id) {
+        set_err(err, "missing circuit id");
+        return CUZK_E_INVALID;
+    }
+    char msg[CUZK_ERROR_LEN] = "";
+    pthread_mutex_lock(&e->mu);
+    cuzk_status st = CUZK_OK;
+    srs_set *s = srs_lookup(&e->srs, circuit_id, &st, msg);
+    if (s) {
+        *already_loaded = s->tier == SRS_HOT && !s->loading;
+        double ms = 0;
+        st = srs_acquire(e, s, 0, 0, &ms, msg);
+        if (st == CUZK_OK)
+            srs_release(e, s);
+        *load_ms = (uint64_t)(ms + 0.5);
+    }
+    pthread_mutex_unlock(&e->mu);
+    if (st != CUZK_OK)
+        set_err(err, "%s", msg);
+    return st;
+}
+
+cuzk_status cuzk_engine_evict_srs(cuzk_engine *e, const char *circuit_id, int *was_loaded,
+                                  uint64_t *freed_bytes) {
+    int d1;
+    uint64_t d2;
+    if (!was_loaded)
+        was_loaded = &d1;
+    if (!freed_bytes)
+        freed_bytes = &d2;
+    *was_loaded = 0;
+    *freed_bytes = 0;
+    if (!e || !circuit_id)
+        return CUZK_E_INVALID;
+    char msg[CUZK_ERROR_LEN];
+    pthread_mutex_lock(&e->mu);
+    cuzk_status st = CUZK_OK;
+    srs_set *s = srs_lookup(&e->srs, circuit_id, &st, msg);
+    if (s) {
+        *was_loaded = s->tier == SRS_HOT;
+        st = srs_evict(e, s, freed_bytes);
+    }
+    pthread_mutex_unlock(&e->mu);
+    return st;
+}
+
+cuzk_status cuzk_engine_job_timeline(cuzk_engine *e, const char *job_id, cuzk_job_timeline *out) {
+    if (out)
+        memset(out, 0, sizeof *out);
+    if (!e || !job_id || !out)
+        return CUZK_E_INVALID;
+    pthread_mutex_lock(&e->mu);
+    engine_job *j = job_table_find(&e->jobs, job_id);
+    cuzk_status st = CUZK_OK;
+    if (!j) {
+        st = CUZK_E_NOT_FOUND;
+    } else {
+        snprintf(out->job_id, sizeof out->job_id, "%s", j->id);
+        out->kind = j->kind;
+        out->priority = j->priority;
+        out->state = j->state;
+        snprintf(out->circuit_id, sizeof out->circuit_id, "%s", j->plan.circuit_id);
+        out->n_partitions = (uint32_t)j->plan.n_partitions;
+        out->submit_seq = j->submit_seq;
+        out->dispatch_seq = j->dispatch_seq;
+        out->batch_id = j->batch_id;
+        out->batch_size = j->batch_size;
+        out->cpu_retries = j->cpu_retries;
+        if (j->n_events) {
+            out->events = malloc(j->n_events * sizeof *out->events);
+            if (out->events) {
+                memcpy(out->events, j->events, j->n_events * sizeof *out->events);
+                out->n_events = j->n_events;
+            } else {
+                st = CUZK_E_INTERNAL;
+            }
+        }
+    }
+    pthread_mutex_unlock(&e->mu);
+    return st;
+}
+
+void cuzk_job_timeline_clear(cuzk_job_timeline *t) {
+    if (!t)
+        return;
+    free(t->events);
+    memset(t, 0, sizeof *t);
+}
+
+void cuzk_result_clear(cuzk_result *r) {
+    if (!r)
+        return;
+    free(r->proof);
+    memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,140 @@
+/* The engine's shared state: one lock, its conditions, and the structures the
+ * engine files share (engine.c: the API; pipeline.c: dispatcher, synthesis
+ * and prover workers; srs.c; status.c).
+ *
+ * Locking: one mutex, e->mu, guards everything here (jobs, queues, batches,
+ * budget, SRS tiers, counters).  Nobody holds it across synthesis, proving,
+ * verification or parameter decoding, so it is held only for bookkeeping.
+ * Conditions:
+ *   cv_sched  dispatcher: queue changed, a batch finished, shutdown
+ *   cv_synth  synthesis workers: a partition task or a queue slot
+ *   cv_prove  prover workers: a synthesized group
+ *   cv_mem    memory released, an SRS load finished, a floor freed
+ *   cv_done   a job reached a final state (awaits)
+ *
+ * Tests include this header for engine_debug_stats and for
+ * engine_set_prover_backend. */
+#ifndef CUZK_ENGINE_INTERNAL_H
+#define CUZK_ENGINE_INTERNAL_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include "cuzk/engine.h"
+#include "engine/circuit_provider.h"
+#include "engine/job.h"
+#include "engine/memory.h"
+#include "engine/scheduler.h"
+#include "engine/srs.h"
+#include "groth16/backend.h"
+#include "util/timing.h"
+
+/* Jobs of one circuit admitted together: partition i of every live job is
+ * synthesized by one task and proven by one backend call. */
+typedef struct engine_batch {
+    uint64_t id;
+    cuzk_priority priority;
+    engine_job **jobs; /* references */
+    size_t n_jobs;
+    size_t n_partitions; /* the largest of the jobs' */
+    size_t next_task;    /* next partition index to hand out */
+    size_t tasks_open;   /* handed out, not yet proven or dropped */
+    srs_set *srs;        /* referenced while the batch is active */
+    uint64_t floor_bytes;
+    int floor_in_use;
+    int admitted; /* parameters acquired (or failed): the batch may end */
+    struct engine_batch *next;
+} engine_batch;
+
+/* One synthesized partition index of a batch, queued for a prover. */
+typedef struct engine_group {
+    engine_batch *batch;
+    size_t partition;
+    size_t n;
+    engine_job **jobs; /* n entries; a dropped member is NULL */
+    r1cs_partition *parts;
+    uint64_t *reserved; /* per member, 0 for a floor group */
+    int uses_floor;
+    double synth_end_ms;
+    struct engine_group *next;
+} engine_group;
+
+typedef struct {
+    uint64_t flushes[SCHED_FLUSH_COUNT];
+    int collector_waiting;
+    uint64_t mem_budget, mem_peak, part_actual_peak, mem_waits;
+    unsigned synth_active_peak, prove_active_peak, prove_threads_max;
+    uint64_t srs_loads, srs_demotions;
+    uint64_t cpu_retries, self_verify_failures;
+    size_t batches_active, groups_queued;
+    unsigned synth_workers, prover_threads; /* the configured split */
+    uint64_t dispatcher_passes;             /* decisions the dispatcher has made */
+} engine_debug_stats;
+
+struct cuzk_engine {
+    cuzk_engine_config cfg;
+    pthread_mutex_t mu;
+    pthread_cond_t cv_sched, cv_synth, cv_prove, cv_mem, cv_done;
+    double t0_ms; /* monotonic clock at start: the timeline's origin */
+
+    job_table jobs;
+    scheduler sched;
+    mem_budget mem;
+    srs_manager srs;
+    engine_circuit_provider providers[CUZK_KIND_COUNT];
+    int has_provider[CUZK_KIND_COUNT];
+    const groth16_backend *backend;
+
+    /* pipeline */
+    engine_batch *active; /* priority order, then admission order */
+    size_t n_active, max_active;
+    engine_group *prove_queue;
+    size_t n_queued_groups, queue_depth;
+    unsigned synth_workers, prover_workers, prover_threads;
+    unsigned synth_tasks; /* tasks taken, not yet queued (waiting for memory or synthesizing) */
+    unsigned synth_active, prove_active;
+    uint64_t next_batch_id, next_dispatch_seq;
+    pthread_t dispatcher;
+    pthread_t *synth_tids, *prover_tids;
+    int started_dispatcher;
+    unsigned started_synth, started_prover;
+    int stopping;        /* no new submissions */
+    int dispatcher_done; /* the queue is empty for good */
+    int shutdown_done;
+
+    /* counters */
+    uint64_t completed_by_kind[CUZK_KIND_COUNT], failed_by_kind[CUZK_KIND_COUNT];
+    uint64_t cancelled, self_verify_failures, cpu_retries;
+    uint32_t running_by_kind[CUZK_KIND_COUNT];
+    double duration_sum_s[CUZK_KIND_COUNT];
+    double stage_sum_ms[CUZK_STAGE_COUNT];
+    uint64_t stage_count[CUZK_STAGE_COUNT];
+    uint64_t stage_bucket[CUZK_STAGE_COUNT][8];
+    engine_debug_stats dbg;
+};
+
+/* Engine clock (ms since start). */
+static inline double engine_now(const cuzk_engine *e) { return timing_now_ms() - e->t0_ms; }
+
+/* pipeline.c */
+int pipeline_start(cuzk_engine *e, char err[CUZK_ERROR_LEN]);
+/* Stops the threads after the work they hold is done (engine lock not held). */
+void pipeline_join(cuzk_engine *e);
+/* A running job was cancelled: drop its queued partitions now. */
+void pipeline_cancel_job(cuzk_engine *e, engine_job *j);
+/* Whether memory held now will be released without new admissions. */
+int pipeline_can_release(const cuzk_engine *e);
+
+/* engine.c: a job reached a final state (counters, retention, wake awaits). */
+void engine_job_finish(cuzk_engine *e, engine_job *j, cuzk_job_state st, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* Records a stage interval in the job and the stage metrics. */
+void engine_stage(cuzk_engine *e, engine_job *j, int partition, cuzk_stage stage, double start_ms,
+                  double end_ms);
+void engine_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Test and benchmark hooks. */
+void engine_set_prover_backend(cuzk_engine *e, const groth16_backend *b);
+void engine_debug_stats_get(cuzk_engine *e, engine_debug_stats *out);
+
+#endif

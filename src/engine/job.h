@@ -1,0 +1,101 @@
+/* Jobs and the job table.
+ *
+ * A job is one submitted request: its id, kind, resolved priority, the
+ * provider's plan (decoded request), its state, the proof bytes as partitions
+ * finish (slot i holds partition i, so proofs are reassembled in partition
+ * order whatever order the provers finish in), its timings and its stage
+ * timeline.
+ *
+ * Ownership: jobs are reference counted.  The table holds one reference from
+ * submit until the result is pruned; the scheduler's queue and a running
+ * batch borrow the table's (a job leaves them before it can be pruned); an
+ * await or timeline call holds its own while it waits.  The last unref
+ * releases the provider's plan state.
+ *
+ * The table maps ids to jobs (idempotent submit: a known request_id returns
+ * the existing job) and keeps finished jobs on a FIFO retention list, pruned
+ * past result_keep_count entries or result_keep_s seconds, oldest first.
+ *
+ * Every function here runs under the engine lock. */
+#ifndef CUZK_ENGINE_JOB_H
+#define CUZK_ENGINE_JOB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/engine.h"
+#include "engine/circuit_provider.h"
+
+struct engine_batch;
+
+typedef struct engine_job {
+    char id[CUZK_JOB_ID_LEN];
+    uint64_t submit_seq, dispatch_seq;
+    cuzk_proof_kind kind;
+    cuzk_priority priority;
+    cuzk_job_state state;
+    engine_circuit_provider provider; /* a copy: re-registration cannot pull it away */
+    engine_plan plan;
+    unsigned refs;
+
+    struct engine_job *q_prev, *q_next; /* scheduler queue */
+    struct engine_job *h_next;          /* table bucket chain */
+    struct engine_job *f_next;          /* retention list */
+    int in_table;
+
+    /* running */
+    struct engine_batch *batch;
+    uint64_t batch_id;
+    uint32_t batch_size;
+    int cancel_requested; /* stop at the next partition boundary */
+    int failed;           /* a partition failed: stop likewise, end FAILED */
+    unsigned in_flight;   /* partitions being synthesized, queued or proven */
+    size_t n_done;        /* partitions proven and verified */
+    uint8_t *proof;       /* n_partitions * 192 bytes */
+    uint32_t cpu_retries;
+
+    /* result */
+    char error[CUZK_ERROR_LEN];
+    double submit_ms, dispatch_ms, end_ms; /* engine clock */
+    double srs_ms, synth_ms, prove_ms, verify_ms;
+    cuzk_timeline_event *events;
+    size_t n_events, cap_events;
+} engine_job;
+
+/* A new job with one reference; NULL when out of memory. */
+engine_job *job_new(const char *id, cuzk_proof_kind kind, cuzk_priority prio,
+                    const engine_circuit_provider *p, const engine_plan *plan);
+void job_ref(engine_job *j);
+void job_unref(engine_job *j);
+int job_is_final(const engine_job *j);
+/* Records a stage interval (dropped silently when out of memory: the
+ * timeline is diagnostics, never a reason to fail a proof). */
+void job_event(engine_job *j, int partition, cuzk_stage stage, double start_ms, double end_ms);
+/* Fills a result from a job (proof copied when COMPLETED).  CUZK_E_INTERNAL
+ * when the copy cannot be allocated. */
+cuzk_status job_result(const engine_job *j, cuzk_result *out);
+/* A random UUIDv4 string. */
+void job_uuid4(char out[37]);
+
+#define JOB_TABLE_BUCKETS 1024
+
+typedef struct {
+    engine_job *bucket[JOB_TABLE_BUCKETS];
+    size_t count;
+    engine_job *fin_head, *fin_tail; /* finished, oldest first */
+    size_t n_finished;
+    uint64_t next_seq;
+} job_table;
+
+void job_table_init(job_table *t);
+/* Drops the table's references to every job. */
+void job_table_clear(job_table *t);
+engine_job *job_table_find(const job_table *t, const char *id);
+/* Takes over the caller's reference; assigns submit_seq. */
+void job_table_insert(job_table *t, engine_job *j);
+/* Puts a job that just reached a final state on the retention list. */
+void job_table_finished(job_table *t, engine_job *j);
+/* Forgets finished jobs beyond keep_count, or finished before now - keep_ms. */
+void job_table_prune(job_table *t, size_t keep_count, double keep_ms, double now_ms);
+
+#endif

@@ -1,0 +1,44 @@
+/* The memory budget: one number that bounds what the engine holds.
+ *
+ *   used = hot parameter sets (decoded points, srs.h)
+ *        + reservations for synthesized partitions in flight
+ * and used never exceeds budget: callers reserve before they allocate
+ * (mem_fits, then mem_take), and wait on the engine's memory condition, or
+ * evict unreferenced parameter sets, when it does not fit.  A partition is
+ * reserved at its provider's upper bound from before synthesis until its
+ * proof is stored; its actual bytes are tracked beside it for the record.
+ * Peaks are kept for tests and benchmarks.
+ *
+ * Every function runs under the engine lock. */
+#ifndef CUZK_ENGINE_MEMORY_H
+#define CUZK_ENGINE_MEMORY_H
+
+#include <stdint.h>
+
+typedef struct {
+    uint64_t budget;
+    uint64_t srs_bytes;   /* hot parameter sets, loading ones included */
+    uint64_t part_bytes;  /* partition reservations (upper bounds) */
+    uint64_t part_actual; /* bytes the synthesized partitions own now */
+    uint64_t peak_used, peak_part_actual;
+    uint64_t waits; /* times someone had to wait for memory */
+} mem_budget;
+
+void mem_init(mem_budget *m, uint64_t budget);
+static inline uint64_t mem_used(const mem_budget *m) { return m->srs_bytes + m->part_bytes; }
+static inline int mem_fits(const mem_budget *m, uint64_t need) {
+    return need <= m->budget && mem_used(m) <= m->budget - need;
+}
+/* Accounting; the callers have checked mem_fits. */
+void mem_take_srs(mem_budget *m, uint64_t n);
+void mem_put_srs(mem_budget *m, uint64_t n);
+void mem_take_parts(mem_budget *m, uint64_t n);
+void mem_put_parts(mem_budget *m, uint64_t n);
+void mem_actual_add(mem_budget *m, uint64_t n);
+void mem_actual_sub(mem_budget *m, uint64_t n);
+
+/* budget.total_budget = "auto": MemTotal from /proc/meminfo minus margin
+ * (256 GiB when /proc/meminfo cannot be read, as the Rust daemon does). */
+uint64_t mem_auto_budget(uint64_t safety_margin);
+
+#endif

@@ -1,0 +1,303 @@
+/* The SRS manager (see srs.h). */
+#include "engine/srs.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/engine_internal.h"
+
+/* The published parameter files by cuzk's circuit ids (rust-fil-proofs
+ * parameters.json names; api-and-ecosystem.md s.7.1, filecoin-facts.md
+ * s.1.4).  Stems only: .params and .vk follow. */
+static const struct {
+    const char *id, *stem;
+} builtin[] = {
+    {"porep-2k", "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-"
+                 "032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f"},
+    {"porep-32g", "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-8-0-sha256_hasher-"
+                  "82a357d2f2ca81dc61bb45f4a762807aedee1b0a53fd6c4e77b46a01bfef7820"},
+    {"porep-64g", "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-8-2-sha256_hasher-"
+                  "96f1b4a04c5c51e4759bbf224bbc2ef5a42c7100f16ec0637123f16a845ddfb2"},
+    {"wpost-32g", "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-8-0-"
+                  "0377ded656c6f524f1618760bffe4e0a1c51d5a70c4509eedae8a27555733edc"},
+    {"winning-32g", "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-8-0-"
+                    "559e581f022bb4e4ec6e719e563bf0e026ad6de42e56c18714a2c692b1b88d7e"},
+    {"snap-32g", "v28-empty-sector-update-merkletree-poseidon_hasher-8-8-0-"
+                 "3b7f44a9362e3985369454947bc94022e118211e49fd672d52bec1cbfd599d18"},
+    {"snap-64g", "v28-empty-sector-update-merkletree-poseidon_hasher-8-8-2-"
+                 "102e1444a7e9a97ebf1e3d6855dcc77e66c011ea66f936d9b2c508f87f2f83a7"},
+};
+
+const char *srs_builtin_stem(const char *circuit_id) {
+    for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; i++)
+        if (strcmp(builtin[i].id, circuit_id) == 0)
+            return builtin[i].stem;
+    return NULL;
+}
+
+void srs_init(srs_manager *m, const char *cache_dir) {
+    memset(m, 0, sizeof *m);
+    snprintf(m->cache_dir, sizeof m->cache_dir, "%s", cache_dir);
+}
+
+static void free_points(srs_set *s) {
+    free(s->h);
+    free(s->l);
+    free(s->a);
+    free(s->b1);
+    free(s->b2);
+    s->h = s->l = s->a = s->b1 = NULL;
+    s->b2 = NULL;
+    memset(&s->data, 0, sizeof s->data);
+}
+
+static void close_file(srs_set *s) {
+    free_points(s);
+    groth16_pvk_free(&s->pvk);
+    groth16_params_close(&s->gp);
+    memset(&s->gp, 0, sizeof s->gp);
+    memset(&s->pvk, 0, sizeof s->pvk);
+}
+
+void srs_free(srs_manager *m) {
+    for (srs_set *s = m->sets, *next; s; s = next) {
+        next = s->next;
+        close_file(s);
+        free(s);
+    }
+    for (srs_name *n = m->names, *next; n; n = next) {
+        next = n->next;
+        free(n);
+    }
+    memset(m, 0, sizeof *m);
+}
+
+cuzk_status srs_register(srs_manager *m, const char *circuit_id, const char *stem) {
+    if (!circuit_id || !*circuit_id || strlen(circuit_id) >= ENGINE_CIRCUIT_ID_LEN || !stem ||
+        !*stem || strlen(stem) >= sizeof(((srs_name *)0)->stem) || strchr(stem, '/'))
+        return CUZK_E_INVALID;
+    for (srs_set *s = m->sets; s; s = s->next)
+        if (strcmp(s->circuit_id, circuit_id) == 0 && (s->tier != SRS_COLD || s->loading))
+            return CUZK_E_INVALID; /* renaming a loaded set would orphan its file */
+    srs_name *n = NULL;
+    for (n = m->names; n; n = n->next)
+        if (strcmp(n->circuit_id, circuit_id) == 0)
+            break;
+    if (!n) {
+        if (!(n = calloc(1, sizeof *n)))
+            return CUZK_E_INTERNAL;
+        snprintf(n->circuit_id, sizeof n->circuit_id, "%s", circuit_id);
+        n->next = m->names;
+        m->names = n;
+    }
+    snprintf(n->stem, sizeof n->stem, "%s", stem);
+    for (srs_set *s = m->sets; s; s = s->next) /* a cold set picks up the new name */
+        if (strcmp(s->circuit_id, circuit_id) == 0)
+            snprintf(s->path, sizeof s->path, "%s/%s.params", m->cache_dir, stem);
+    return CUZK_OK;
+}
+
+static const char *stem_of(const srs_manager *m, const char *id) {
+    for (const srs_name *n = m->names; n; n = n->next)
+        if (strcmp(n->circuit_id, id) == 0)
+            return n->stem;
+    return srs_builtin_stem(id);
+}
+
+srs_set *srs_lookup(srs_manager *m, const char *circuit_id, cuzk_status *st,
+                    char err[CUZK_ERROR_LEN]) {
+    for (srs_set *s = m->sets; s; s = s->next)
+        if (strcmp(s->circuit_id, circuit_id) == 0)
+            return s;
+    const char *stem = stem_of(m, circuit_id);
+    if (!stem || strlen(circuit_id) >= ENGINE_CIRCUIT_ID_LEN) {
+        *st = CUZK_E_NOT_FOUND;
+        snprintf(err, CUZK_ERROR_LEN, "srs: unknown circuit id \"%.64s\"", circuit_id);
+        return NULL;
+    }
+    srs_set *s = calloc(1, sizeof *s);
+    if (!s) {
+        *st = CUZK_E_INTERNAL;
+        snprintf(err, CUZK_ERROR_LEN, "srs: out of memory");
+        return NULL;
+    }
+    snprintf(s->circuit_id, sizeof s->circuit_id, "%s", circuit_id);
+    snprintf(s->path, sizeof s->path, "%s/%s.params", m->cache_dir, stem);
+    s->tier = SRS_COLD;
+    s->next = m->sets;
+    m->sets = s;
+    return s;
+}
+
+/* COLD -> WARM without the lock: map, parse, prepare the vk. */
+static cuzk_status open_warm(srs_set *s, char err[CUZK_ERROR_LEN]) {
+    groth16_error ge = {0};
+    if (groth16_params_open(&s->gp, s->path, &ge) != GROTH16_OK) {
+        snprintf(err, CUZK_ERROR_LEN, "srs %.63s: %.200s: %.200s", s->circuit_id, s->path, ge.msg);
+        memset(&s->gp, 0, sizeof s->gp);
+        return ge.status == GROTH16_ERR_IO ? CUZK_E_NOT_FOUND : CUZK_E_INTERNAL;
+    }
+    if (groth16_pvk_prepare(&s->pvk, &s->gp.vk, &ge) != GROTH16_OK) {
+        snprintf(err, CUZK_ERROR_LEN, "srs %s: vk: %s", s->circuit_id, ge.msg);
+        groth16_params_close(&s->gp);
+        memset(&s->gp, 0, sizeof s->gp);
+        return CUZK_E_INTERNAL;
+    }
+    const groth16_params_layout *L = &s->gp.layout;
+    s->hot_bytes = (uint64_t)(L->sec[GROTH16_SEC_H].count + L->sec[GROTH16_SEC_L].count +
+                              L->sec[GROTH16_SEC_A].count + L->sec[GROTH16_SEC_B_G1].count) *
+                       sizeof(g1_affine) +
+                   (uint64_t)L->sec[GROTH16_SEC_B_G2].count * sizeof(g2_affine);
+    return CUZK_OK;
+}
+
+/* WARM -> HOT without the lock.  Points are checked for the curve, the level
+ * rust-fil-proofs reads mapped parameters at; every proof is self-verified
+ * before it leaves the engine anyway. */
+static cuzk_status decode_hot(srs_set *s, unsigned threads, char err[CUZK_ERROR_LEN]) {
+    const groth16_params_layout *L = &s->gp.layout;
+    size_t nh = L->sec[GROTH16_SEC_H].count, nl = L->sec[GROTH16_SEC_L].count;
+    size_t na = L->sec[GROTH16_SEC_A].count, nb = L->sec[GROTH16_SEC_B_G1].count;
+    s->h = malloc((nh + 1) * sizeof *s->h);
+    s->l = malloc((nl + 1) * sizeof *s->l);
+    s->a = malloc((na + 1) * sizeof *s->a);
+    s->b1 = malloc((nb + 1) * sizeof *s->b1);
+    s->b2 = malloc((nb + 1) * sizeof *s->b2);
+    groth16_error ge = {0};
+    const groth16_check ck = GROTH16_CHECK_CURVE;
+    if (!s->h || !s->l || !s->a || !s->b1 || !s->b2) {
+        snprintf(err, CUZK_ERROR_LEN, "srs %s: out of memory decoding parameters", s->circuit_id);
+        free_points(s);
+        return CUZK_E_INTERNAL;
+    }
+    if (groth16_params_read_g1(&s->gp, GROTH16_SEC_H, 0, nh, s->h, ck, threads, &ge) ||
+        groth16_params_read_g1(&s->gp, GROTH16_SEC_L, 0, nl, s->l, ck, threads, &ge) ||
+        groth16_params_read_g1(&s->gp, GROTH16_SEC_A, 0, na, s->a, ck, threads, &ge) ||
+        groth16_params_read_g1(&s->gp, GROTH16_SEC_B_G1, 0, nb, s->b1, ck, threads, &ge) ||
+        groth16_params_read_g2(&s->gp, GROTH16_SEC_B_G2, 0, nb, s->b2, ck, threads, &ge)) {
+        snprintf(err, CUZK_ERROR_LEN, "srs %.63s: %.200s: %.200s", s->circuit_id, s->path, ge.msg);
+        free_points(s);
+        return CUZK_E_INTERNAL;
+    }
+    groth16_params_data d = {&s->gp.vk, s->h, nh, s->l, nl, s->a, na, s->b1, s->b2, nb};
+    s->data = d;
+    return CUZK_OK;
+}
+
+static void demote_to_warm(cuzk_engine *e, srs_set *s) {
+    free_points(s);
+    mem_put_srs(&e->mem, s->hot_bytes);
+    s->tier = SRS_WARM;
+    e->srs.demotions++;
+    pthread_cond_broadcast(&e->cv_mem);
+}
+
+int srs_make_room(cuzk_engine *e, uint64_t need, const srs_set *keep) {
+    while (!mem_fits(&e->mem, need)) {
+        srs_set *lru = NULL;
+        for (srs_set *s = e->srs.sets; s; s = s->next)
+            if (s != keep && s->tier == SRS_HOT && !s->refs && !s->loading &&
+                (!lru || s->last_used_ms < lru->last_used_ms))
+                lru = s;
+        if (!lru)
+            return 0;
+        demote_to_warm(e, lru);
+    }
+    return 1;
+}
+
+void srs_sweep_idle(cuzk_engine *e, double idle_ms, double now_ms) {
+    for (srs_set *s = e->srs.sets; s; s = s->next)
+        if (s->tier == SRS_HOT && !s->refs && !s->loading && s->last_used_ms < now_ms - idle_ms)
+            demote_to_warm(e, s);
+}
+
+cuzk_status srs_acquire(cuzk_engine *e, srs_set *s, uint64_t also, int wait, double *load_ms,
+                        char err[CUZK_ERROR_LEN]) {
+    double t0 = timing_now_ms();
+    *load_ms = 0;
+    for (;;) {
+        if (s->loading) {
+            pthread_cond_wait(&e->cv_mem, &e->mu);
+            continue;
+        }
+        if (s->tier == SRS_COLD) {
+            s->loading = 1;
+            pthread_mutex_unlock(&e->mu);
+            cuzk_status st = open_warm(s, err);
+            pthread_mutex_lock(&e->mu);
+            s->loading = 0;
+            pthread_cond_broadcast(&e->cv_mem);
+            if (st != CUZK_OK)
+                return st;
+            s->tier = SRS_WARM;
+            continue;
+        }
+        uint64_t need = also + (s->tier == SRS_HOT ? 0 : s->hot_bytes);
+        if (srs_make_room(e, need, s))
+            break;
+        if (need > e->mem.budget) {
+            snprintf(err, CUZK_ERROR_LEN,
+                     "memory budget: %s needs %llu bytes (parameters %llu + one partition group "
+                     "%llu), budget is %llu",
+                     s->circuit_id, (unsigned long long)need,
+                     (unsigned long long)(s->tier == SRS_HOT ? 0 : s->hot_bytes),
+                     (unsigned long long)also, (unsigned long long)e->mem.budget);
+            return CUZK_E_EXHAUSTED;
+        }
+        if (!wait || !pipeline_can_release(e)) {
+            snprintf(err, CUZK_ERROR_LEN,
+                     "memory budget: %s needs %llu bytes, %llu of %llu in use by parameters and "
+                     "partitions that are in use",
+                     s->circuit_id, (unsigned long long)need, (unsigned long long)mem_used(&e->mem),
+                     (unsigned long long)e->mem.budget);
+            return CUZK_E_EXHAUSTED;
+        }
+        e->mem.waits++;
+        pthread_cond_wait(&e->cv_mem, &e->mu);
+    }
+    mem_take_parts(&e->mem, also);
+    s->refs++;
+    if (s->tier != SRS_HOT) {
+        mem_take_srs(&e->mem, s->hot_bytes); /* counted from the start of decoding */
+        s->loading = 1;
+        pthread_mutex_unlock(&e->mu);
+        cuzk_status st = decode_hot(s, e->prover_threads, err);
+        pthread_mutex_lock(&e->mu);
+        s->loading = 0;
+        pthread_cond_broadcast(&e->cv_mem);
+        if (st != CUZK_OK) {
+            mem_put_srs(&e->mem, s->hot_bytes);
+            mem_put_parts(&e->mem, also);
+            s->refs--;
+            return st;
+        }
+        s->tier = SRS_HOT;
+        e->srs.loads++;
+        *load_ms = timing_now_ms() - t0;
+    }
+    s->last_used_ms = engine_now(e);
+    return CUZK_OK;
+}
+
+void srs_release(cuzk_engine *e, srs_set *s) {
+    if (s->refs)
+        s->refs--;
+    s->last_used_ms = engine_now(e);
+    if (!s->refs)
+        pthread_cond_broadcast(&e->cv_mem); /* now evictable */
+}
+
+cuzk_status srs_evict(cuzk_engine *e, srs_set *s, uint64_t *freed) {
+    *freed = 0;
+    if (s->refs || s->loading)
+        return CUZK_E_EXHAUSTED;
+    if (s->tier == SRS_HOT) {
+        *freed = s->hot_bytes;
+        demote_to_warm(e, s);
+    }
+    close_file(s);
+    s->tier = SRS_COLD;
+    return CUZK_OK;
+}

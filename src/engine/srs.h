@@ -1,0 +1,101 @@
+/* The SRS manager: parameter sets by circuit id, in three tiers.
+ *
+ *   COLD  known by name only: FILE_STEM.params in the parameter cache
+ *   WARM  the file is mapped and its layout and vk parsed (cheap; the page
+ *         cache, not the budget, holds it); the prepared vk for
+ *         self-verification lives here
+ *   HOT   every point decoded into memory, ready for a prover backend; these
+ *         bytes count against the memory budget
+ *
+ * Names: the Filecoin circuit ids carry their published file stems
+ * (v28-<prefix>-<sha256(identifier)>, api-and-ecosystem.md s.7.1,
+ * filecoin-facts.md s.1.4); others are registered (circuit_provider.h).  The
+ * cache is srs.param_cache, and FIL_PROOFS_PARAMETER_CACHE wins when set.
+ *
+ * Ownership and lifetime: the manager owns every set.  A running batch holds a
+ * reference on its set from admission until its last partition is proven;
+ * while referenced (or loading) a set is never demoted.  When memory is
+ * needed, unreferenced hot sets are demoted to WARM least recently used
+ * first.  A set idle (unreferenced) for eviction_min_idle_s is demoted by the
+ * dispatcher's sweep even without pressure, returning its memory to the
+ * system.  cuzk_engine_evict_srs demotes to COLD (unmapped) and refuses a
+ * set in use.
+ *
+ * Loading and decoding run without the engine lock (flag `loading`; others
+ * wanting the set wait on the memory condition).  Everything else runs under
+ * the engine lock. */
+#ifndef CUZK_ENGINE_SRS_H
+#define CUZK_ENGINE_SRS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/engine.h"
+#include "engine/circuit_provider.h"
+#include "groth16/params.h"
+#include "groth16/verify.h"
+
+typedef enum { SRS_HOT = 0, SRS_WARM = 1, SRS_COLD = 2 } srs_tier;
+
+typedef struct srs_name {
+    char circuit_id[ENGINE_CIRCUIT_ID_LEN];
+    char stem[256];
+    struct srs_name *next;
+} srs_name;
+
+typedef struct srs_set {
+    char circuit_id[ENGINE_CIRCUIT_ID_LEN];
+    char path[4096 + 256 + 16];
+    srs_tier tier;
+    int loading;
+    unsigned refs;
+    double last_used_ms;
+    uint64_t hot_bytes; /* what HOT costs (known once WARM) */
+    groth16_params gp;  /* WARM and HOT */
+    groth16_pvk pvk;    /* WARM and HOT */
+    g1_affine *h, *l, *a, *b1;
+    g2_affine *b2;
+    groth16_params_data data; /* HOT: the backend's view */
+    struct srs_set *next;
+} srs_set;
+
+typedef struct {
+    char cache_dir[4096];
+    srs_name *names;
+    srs_set *sets;
+    uint64_t loads, demotions;
+} srs_manager;
+
+struct cuzk_engine;
+
+void srs_init(srs_manager *m, const char *cache_dir);
+void srs_free(srs_manager *m);
+cuzk_status srs_register(srs_manager *m, const char *circuit_id, const char *stem);
+/* The built-in stem of a Filecoin circuit id, NULL if there is none. */
+const char *srs_builtin_stem(const char *circuit_id);
+
+/* The set for circuit_id (created COLD on first use); NULL with err filled
+ * (CUZK_E_NOT_FOUND) when no file name is known for it. */
+srs_set *srs_lookup(srs_manager *m, const char *circuit_id, cuzk_status *st,
+                    char err[CUZK_ERROR_LEN]);
+
+/* Makes s HOT and takes a reference, reserving `also` more bytes of the
+ * budget (a batch's partition floor) in the same step, so that both fit or
+ * neither is taken.  Demotes unreferenced sets as needed.  When memory is
+ * short: with wait set, waits while running work can still release memory;
+ * otherwise (or when nothing can) CUZK_E_EXHAUSTED with err filled.  *load_ms
+ * gets the time spent opening and decoding (0 when already hot).  Called
+ * and returns with the engine lock held; drops it while loading. */
+cuzk_status srs_acquire(struct cuzk_engine *e, srs_set *s, uint64_t also, int wait, double *load_ms,
+                        char err[CUZK_ERROR_LEN]);
+void srs_release(struct cuzk_engine *e, srs_set *s);
+
+/* Demotes unreferenced HOT sets (LRU first, never `keep`) until need bytes
+ * fit; returns whether they fit. */
+int srs_make_room(struct cuzk_engine *e, uint64_t need, const srs_set *keep);
+/* Demotes unreferenced HOT sets idle since before now - idle_ms. */
+void srs_sweep_idle(struct cuzk_engine *e, double idle_ms, double now_ms);
+/* cuzk_engine_evict_srs: HOT/WARM -> COLD.  CUZK_E_EXHAUSTED while in use. */
+cuzk_status srs_evict(struct cuzk_engine *e, srs_set *s, uint64_t *freed);
+
+#endif

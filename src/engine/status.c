@@ -1,0 +1,212 @@
+/* Snapshots of the engine for GetStatus, /status and /metrics, and the
+ * debug counters tests and benchmarks read.  Everything is copied under the
+ * engine lock and formatted outside it. */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/engine_internal.h"
+
+void cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *out) {
+    memset(out, 0, sizeof *out);
+    if (!e)
+        return;
+    pthread_mutex_lock(&e->mu);
+    out->uptime_s = (uint64_t)(engine_now(e) / 1000);
+    for (int k = 0; k < CUZK_KIND_COUNT; k++) {
+        out->completed_by_kind[k] = e->completed_by_kind[k];
+        out->failed_by_kind[k] = e->failed_by_kind[k];
+        out->completed += e->completed_by_kind[k];
+        out->failed += e->failed_by_kind[k];
+        out->pending_by_kind[k] = e->sched.n_by_kind[k];
+        out->running_by_kind[k] = e->running_by_kind[k];
+    }
+    out->cancelled = e->cancelled;
+    out->memory_budget = e->mem.budget;
+    out->memory_in_use = mem_used(&e->mem);
+    out->synthesis_active = e->synth_active;
+    out->synthesis_max = e->synth_workers;
+    out->self_verify_failures = e->self_verify_failures;
+    size_t n = 0;
+    for (srs_set *s = e->srs.sets; s; s = s->next)
+        n++;
+    out->srs = n ? calloc(n, sizeof *out->srs) : NULL;
+    if (out->srs) {
+        for (srs_set *s = e->srs.sets; s; s = s->next) {
+            cuzk_srs_status *o = &out->srs[out->n_srs++];
+            snprintf(o->circuit_id, sizeof o->circuit_id, "%s", s->circuit_id);
+            o->tier = s->loading && s->tier != SRS_HOT ? SRS_WARM : (int)s->tier;
+            o->size_bytes = s->tier == SRS_COLD ? 0 : s->hot_bytes;
+            o->ref_count = s->refs;
+        }
+    }
+    pthread_mutex_unlock(&e->mu);
+}
+
+void cuzk_engine_status_clear(cuzk_engine_status *s) {
+    if (!s)
+        return;
+    free(s->gpus);
+    free(s->srs);
+    memset(s, 0, sizeof *s);
+}
+
+void engine_debug_stats_get(cuzk_engine *e, engine_debug_stats *out) {
+    pthread_mutex_lock(&e->mu);
+    *out = e->dbg;
+    memcpy(out->flushes, e->sched.flushes, sizeof out->flushes);
+    out->collector_waiting = e->sched.collector_waiting;
+    out->mem_budget = e->mem.budget;
+    out->mem_peak = e->mem.peak_used;
+    out->part_actual_peak = e->mem.peak_part_actual;
+    out->mem_waits = e->mem.waits;
+    out->srs_loads = e->srs.loads;
+    out->srs_demotions = e->srs.demotions;
+    out->cpu_retries = e->cpu_retries;
+    out->self_verify_failures = e->self_verify_failures;
+    out->batches_active = e->n_active;
+    out->groups_queued = e->n_queued_groups;
+    out->synth_workers = e->synth_workers;
+    out->prover_threads = e->prover_threads;
+    pthread_mutex_unlock(&e->mu);
+}
+
+/* ---- Prometheus text ------------------------------------------------------------- */
+
+typedef struct {
+    char *buf;
+    size_t len, cap;
+    int oom;
+} sbuf;
+
+static void put(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(sbuf *b, const char *fmt, ...) {
+    if (b->oom)
+        return;
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(b->buf + b->len, b->cap - b->len, fmt, ap);
+        va_end(ap);
+        if (n < 0) {
+            b->oom = 1;
+            return;
+        }
+        if ((size_t)n < b->cap - b->len) {
+            b->len += (size_t)n;
+            return;
+        }
+        size_t cap = 2 * b->cap + (size_t)n;
+        char *nb = realloc(b->buf, cap);
+        if (!nb) {
+            b->oom = 1;
+            return;
+        }
+        b->buf = nb;
+        b->cap = cap;
+    }
+}
+
+char *cuzk_engine_metrics_text(cuzk_engine *e) {
+    if (!e)
+        return NULL;
+    /* copy under the lock, format outside */
+    uint64_t done[CUZK_KIND_COUNT], failed[CUZK_KIND_COUNT], buckets[CUZK_STAGE_COUNT][8];
+    double dur[CUZK_KIND_COUNT], ssum[CUZK_STAGE_COUNT];
+    uint64_t scount[CUZK_STAGE_COUNT], svf, retries, cancelled, mem_used_b, mem_budget;
+    size_t queued;
+    unsigned running = 0, provers, synth_active, synth_max;
+    double uptime;
+    pthread_mutex_lock(&e->mu);
+    memcpy(done, e->completed_by_kind, sizeof done);
+    memcpy(failed, e->failed_by_kind, sizeof failed);
+    memcpy(buckets, e->stage_bucket, sizeof buckets);
+    memcpy(dur, e->duration_sum_s, sizeof dur);
+    memcpy(ssum, e->stage_sum_ms, sizeof ssum);
+    memcpy(scount, e->stage_count, sizeof scount);
+    for (int k = 0; k < CUZK_KIND_COUNT; k++)
+        running += e->running_by_kind[k];
+    queued = e->sched.n_queued;
+    svf = e->self_verify_failures;
+    retries = e->cpu_retries;
+    cancelled = e->cancelled;
+    mem_used_b = mem_used(&e->mem);
+    mem_budget = e->mem.budget;
+    provers = e->prover_workers;
+    synth_active = e->synth_active;
+    synth_max = e->synth_workers;
+    uptime = engine_now(e) / 1000;
+    pthread_mutex_unlock(&e->mu);
+
+    sbuf b = {malloc(4096), 0, 4096, 0};
+    if (!b.buf)
+        return NULL;
+    uint64_t tdone = 0, tfailed = 0;
+    for (int k = 1; k < CUZK_KIND_COUNT; k++) {
+        tdone += done[k];
+        tfailed += failed[k];
+    }
+    put(&b, "# HELP cuzk_proofs_completed_total Proofs completed.\n# TYPE "
+            "cuzk_proofs_completed_total counter\n");
+    put(&b, "cuzk_proofs_completed_total %" PRIu64 "\n", tdone);
+    put(&b, "# HELP cuzk_proofs_failed_total Proofs failed.\n# TYPE cuzk_proofs_failed_total "
+            "counter\n");
+    put(&b, "cuzk_proofs_failed_total %" PRIu64 "\n", tfailed);
+    put(&b, "# TYPE cuzk_proofs_cancelled_total counter\ncuzk_proofs_cancelled_total %" PRIu64 "\n",
+        cancelled);
+    put(&b, "# TYPE cuzk_uptime_seconds gauge\ncuzk_uptime_seconds %.0f\n", uptime);
+    put(&b, "# TYPE cuzk_queue_depth gauge\ncuzk_queue_depth %zu\n", queued);
+    put(&b, "# TYPE cuzk_proofs_completed counter\n");
+    for (int k = 1; k < CUZK_KIND_COUNT; k++)
+        put(&b, "cuzk_proofs_completed{proof_kind=\"%s\"} %" PRIu64 "\n",
+            cuzk_kind_label((cuzk_proof_kind)k), done[k]);
+    put(&b, "# TYPE cuzk_proofs_failed counter\n");
+    for (int k = 1; k < CUZK_KIND_COUNT; k++)
+        put(&b, "cuzk_proofs_failed{proof_kind=\"%s\"} %" PRIu64 "\n",
+            cuzk_kind_label((cuzk_proof_kind)k), failed[k]);
+    put(&b, "# TYPE cuzk_proof_duration_seconds summary\n");
+    for (int k = 1; k < CUZK_KIND_COUNT; k++)
+        if (done[k])
+            put(&b,
+                "cuzk_proof_duration_seconds_count{proof_kind=\"%s\"} %" PRIu64
+                "\ncuzk_proof_duration_seconds_sum{proof_kind=\"%s\"} %.3f\n",
+                cuzk_kind_label((cuzk_proof_kind)k), done[k], cuzk_kind_label((cuzk_proof_kind)k),
+                dur[k]);
+    put(&b, "# TYPE cuzk_running_jobs gauge\ncuzk_running_jobs %u\n", running);
+    put(&b, "# TYPE cuzk_gpu_workers gauge\ncuzk_gpu_workers %u\n", provers);
+    put(&b, "# TYPE cuzk_synthesis_active gauge\ncuzk_synthesis_active %u\n", synth_active);
+    put(&b, "# TYPE cuzk_synthesis_max gauge\ncuzk_synthesis_max %u\n", synth_max);
+    put(&b, "# TYPE cuzk_memory_used_bytes gauge\ncuzk_memory_used_bytes %" PRIu64 "\n",
+        mem_used_b);
+    put(&b, "# TYPE cuzk_memory_budget_bytes gauge\ncuzk_memory_budget_bytes %" PRIu64 "\n",
+        mem_budget);
+    put(&b,
+        "# TYPE cuzk_self_verify_failures_total counter\ncuzk_self_verify_failures_total %" PRIu64
+        "\n",
+        svf);
+    put(&b, "# TYPE cuzk_cpu_retries_total counter\ncuzk_cpu_retries_total %" PRIu64 "\n", retries);
+    static const char *le[7] = {"0.01", "0.1", "1", "10", "60", "300", "1800"};
+    put(&b,
+        "# HELP cuzk_stage_duration_seconds Per-partition (and per-job queue/srs) stage times.\n"
+        "# TYPE cuzk_stage_duration_seconds histogram\n");
+    for (int s = 0; s < CUZK_STAGE_COUNT; s++) {
+        uint64_t cum = 0;
+        const char *name = cuzk_stage_name((cuzk_stage)s);
+        for (int i = 0; i < 7; i++) {
+            cum += buckets[s][i];
+            put(&b, "cuzk_stage_duration_seconds_bucket{stage=\"%s\",le=\"%s\"} %" PRIu64 "\n",
+                name, le[i], cum);
+        }
+        put(&b, "cuzk_stage_duration_seconds_bucket{stage=\"%s\",le=\"+Inf\"} %" PRIu64 "\n", name,
+            scount[s]);
+        put(&b, "cuzk_stage_duration_seconds_sum{stage=\"%s\"} %.6f\n", name, ssum[s] / 1000);
+        put(&b, "cuzk_stage_duration_seconds_count{stage=\"%s\"} %" PRIu64 "\n", name, scount[s]);
+    }
+    if (b.oom) {
+        free(b.buf);
+        return NULL;
+    }
+    return b.buf;
+}

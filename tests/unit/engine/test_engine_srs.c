@@ -1,0 +1,197 @@
+/* Engine: the SRS manager.  Published Filecoin file names, the parameter
+ * cache (FIL_PROOFS_PARAMETER_CACHE wins), preload/evict across the tiers,
+ * LRU demotion under a tight budget that never drops a set in use, the idle
+ * sweep, and clear errors for missing or corrupt files. */
+#include "engine_fixture.h"
+
+static int tier_of(cuzk_engine *e, const char *id, uint64_t *size, uint32_t *refs) {
+    cuzk_engine_status s;
+    cuzk_engine_get_status(e, &s);
+    int t = -1;
+    for (size_t i = 0; i < s.n_srs; i++)
+        if (strcmp(s.srs[i].circuit_id, id) == 0) {
+            t = s.srs[i].tier;
+            if (size)
+                *size = s.srs[i].size_bytes;
+            if (refs)
+                *refs = s.srs[i].ref_count;
+        }
+    cuzk_engine_status_clear(&s);
+    return t;
+}
+
+static void test_names(void) {
+    CHECK(strcmp(srs_builtin_stem("porep-32g"),
+                 "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-8-0-sha256_hasher-"
+                 "82a357d2f2ca81dc61bb45f4a762807aedee1b0a53fd6c4e77b46a01bfef7820") == 0);
+    CHECK(strcmp(srs_builtin_stem("porep-2k"),
+                 "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-"
+                 "032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f") == 0);
+    CHECK(strcmp(srs_builtin_stem("winning-32g"),
+                 "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-8-0-"
+                 "559e581f022bb4e4ec6e719e563bf0e026ad6de42e56c18714a2c692b1b88d7e") == 0);
+    CHECK(srs_builtin_stem("porep-1k") == NULL);
+
+    cuzk_engine_config c;
+    fx_config(&c);
+    cuzk_engine *e = fx_engine(&c);
+    char err[CUZK_ERROR_LEN];
+    int already = 7;
+    CHECK(cuzk_engine_preload_srs(e, "no-such", &already, NULL, err) == CUZK_E_NOT_FOUND);
+    CHECK(strstr(err, "unknown circuit id \"no-such\"") != NULL && already == 0);
+    /* a published name that is not in this cache: the message names the file */
+    CHECK(cuzk_engine_preload_srs(e, "porep-32g", NULL, NULL, err) == CUZK_E_NOT_FOUND);
+    CHECK(strstr(err, fx.dir) &&
+          strstr(err, "82a357d2f2ca81dc61bb45f4a762807aedee1b0a53fd6c4e77b46a01bfef7820.params"));
+    CHECK(cuzk_engine_register_circuit(e, "x", "a/b") == CUZK_E_INVALID);
+    CHECK(cuzk_engine_register_circuit(e, "", "ab") == CUZK_E_INVALID);
+    CHECK(cuzk_engine_preload_srs(e, "tiny-a", NULL, NULL, err) == CUZK_OK);
+    /* renaming a loaded set is refused */
+    CHECK(cuzk_engine_register_circuit(e, "tiny-a", "v28-other") == CUZK_E_INVALID);
+    cuzk_engine_free(e);
+
+    /* the config's cache does not hold the files; the environment's does */
+    snprintf(c.param_cache, sizeof c.param_cache, "/nonexistent-cuzk-cache");
+    e = fx_engine(&c);
+    CHECK(cuzk_engine_preload_srs(e, "tiny-a", NULL, NULL, err) == CUZK_E_NOT_FOUND);
+    CHECK(strstr(err, "/nonexistent-cuzk-cache/v28-cuzk-synthetic-tiny-a.params") != NULL);
+    cuzk_engine_free(e);
+    setenv("FIL_PROOFS_PARAMETER_CACHE", fx.dir, 1);
+    e = fx_engine(&c);
+    CHECK(cuzk_engine_preload_srs(e, "tiny-a", NULL, NULL, err) == CUZK_OK);
+    cuzk_engine_free(e);
+    unsetenv("FIL_PROOFS_PARAMETER_CACHE");
+}
+
+static void test_preload_evict(void) {
+    cuzk_engine_config c;
+    fx_config(&c);
+    cuzk_engine *e = fx_engine(&c);
+    char err[CUZK_ERROR_LEN];
+    int already = 7, was = 7;
+    uint64_t ms = 0, size = 0, freed = 0;
+    uint32_t refs = 9;
+    CHECK(cuzk_engine_preload_srs(e, "tiny-b", &already, &ms, err) == CUZK_OK && already == 0);
+    CHECK(tier_of(e, "tiny-b", &size, &refs) == 0 && size > 0 && refs == 0);
+    CHECK(cuzk_engine_preload_srs(e, "tiny-b", &already, &ms, err) == CUZK_OK && already == 1 &&
+          ms == 0);
+    cuzk_engine_status s;
+    cuzk_engine_get_status(e, &s);
+    CHECK(s.memory_in_use == size);
+    cuzk_engine_status_clear(&s);
+    CHECK(cuzk_engine_evict_srs(e, "tiny-b", &was, &freed) == CUZK_OK && was == 1 && freed == size);
+    CHECK(tier_of(e, "tiny-b", NULL, NULL) == 2);
+    CHECK(cuzk_engine_evict_srs(e, "tiny-b", &was, &freed) == CUZK_OK && was == 0 && freed == 0);
+    CHECK(cuzk_engine_evict_srs(e, "nope", &was, &freed) == CUZK_E_NOT_FOUND);
+    cuzk_engine_get_status(e, &s);
+    CHECK(s.memory_in_use == 0);
+    cuzk_engine_status_clear(&s);
+    /* and back: a job loads it again */
+    CHECK(fx_submit(e, "j", CUZK_KIND_POREP_C2, 0, "tiny-b", 1, 90, NULL, NULL) == CUZK_OK);
+    CHECK(fx_await_ok(e, "j", "tiny-b", 1, 90));
+    CHECK(tier_of(e, "tiny-b", NULL, NULL) == 0);
+    cuzk_engine_free(e);
+}
+
+/* Room for one parameter set and its partitions, not two: the set in use
+ * stays; the other waits; then LRU demotes the idle one. */
+static void test_eviction_respects_use(void) {
+    fx_reset();
+    cuzk_engine_config c;
+    fx_config(&c);
+    cuzk_engine *e = fx_engine(&c);
+    char err[CUZK_ERROR_LEN];
+    uint64_t ha = 0, hb = 0;
+    CHECK(cuzk_engine_preload_srs(e, "tiny-a", NULL, NULL, err) == CUZK_OK);
+    CHECK(cuzk_engine_preload_srs(e, "tiny-b", NULL, NULL, err) == CUZK_OK);
+    tier_of(e, "tiny-a", &ha, NULL);
+    tier_of(e, "tiny-b", &hb, NULL);
+    cuzk_engine_free(e);
+    uint64_t pa = engine_synthetic_partition_bytes(fx.syn, "tiny-a");
+    uint64_t pb = engine_synthetic_partition_bytes(fx.syn, "tiny-b");
+    uint64_t need_a = ha + pa, need_b = hb + pb;
+    c.memory_budget = (need_a > need_b ? need_a : need_b) + 64;
+    CHECK(c.memory_budget < ha + hb + pb);
+    e = fx_engine(&c);
+    CHECK(fx_submit(e, "A", CUZK_KIND_POREP_C2, 0, "tiny-a", 2, 91, "gate=5 gate_part=0", NULL) ==
+          CUZK_OK);
+    FX_WAIT_FOR(fx.entered[5] == 1);
+    uint32_t refs = 0;
+    CHECK(tier_of(e, "tiny-a", NULL, &refs) == 0 && refs == 1);
+    CHECK(cuzk_engine_preload_srs(e, "tiny-b", NULL, NULL, err) == CUZK_E_EXHAUSTED);
+    CHECK(strstr(err, "memory budget") != NULL);
+    int was = 0;
+    uint64_t freed = 1;
+    CHECK(cuzk_engine_evict_srs(e, "tiny-a", &was, &freed) == CUZK_E_EXHAUSTED && freed == 0);
+    CHECK(tier_of(e, "tiny-a", NULL, &refs) == 0 && refs == 1);
+    CHECK(fx_submit(e, "B", CUZK_KIND_POREP_C2, 0, "tiny-b", 1, 92, NULL, NULL) == CUZK_OK);
+    engine_debug_stats d;
+    for (int i = 0; i < 30000; i++) { /* B's admission waits for memory */
+        engine_debug_stats_get(e, &d);
+        if (d.mem_waits > 0)
+            break;
+        usleep(1000);
+    }
+    CHECK(d.mem_waits > 0);
+    CHECK(tier_of(e, "tiny-a", NULL, NULL) == 0 && tier_of(e, "tiny-b", NULL, NULL) != 0);
+    fx_open(5);
+    CHECK(fx_await_ok(e, "A", "tiny-a", 2, 91));
+    CHECK(fx_await_ok(e, "B", "tiny-b", 1, 92));
+    CHECK(tier_of(e, "tiny-a", NULL, NULL) == 1 && tier_of(e, "tiny-b", NULL, NULL) == 0);
+    engine_debug_stats_get(e, &d);
+    CHECK(d.srs_demotions == 1 && d.mem_peak <= c.memory_budget);
+    cuzk_engine_free(e);
+}
+
+static void test_idle_sweep(void) {
+    fx_reset();
+    cuzk_engine_config c;
+    fx_config(&c);
+    c.eviction_min_idle_s = 1;
+    cuzk_engine *e = fx_engine(&c);
+    CHECK(fx_submit(e, "i", CUZK_KIND_POREP_C2, 0, "tiny-a", 1, 93, NULL, NULL) == CUZK_OK);
+    CHECK(fx_await_ok(e, "i", "tiny-a", 1, 93));
+    FX_WAIT_FOR(tier_of(e, "tiny-a", NULL, NULL) == 1); /* demoted once idle for 1 s */
+    cuzk_engine_status s;
+    cuzk_engine_get_status(e, &s);
+    CHECK(s.memory_in_use == 0);
+    cuzk_engine_status_clear(&s);
+    cuzk_engine_free(e);
+}
+
+static void test_bad_files(void) {
+    fx_reset();
+    char path[512];
+    snprintf(path, sizeof path, "%s/v28-broken.params", fx.dir);
+    FILE *f = fopen(path, "wb");
+    fputs("this is not a parameter file", f);
+    fclose(f);
+    cuzk_engine_config c;
+    fx_config(&c);
+    cuzk_engine *e = fx_engine(&c);
+    CHECK(cuzk_engine_register_circuit(e, "tiny-a", "v28-broken") == CUZK_OK);
+    CHECK(fx_submit(e, "bad", CUZK_KIND_POREP_C2, 0, "tiny-a", 1, 94, NULL, NULL) == CUZK_OK);
+    cuzk_result r;
+    CHECK(cuzk_engine_await(e, "bad", 60000, &r) == CUZK_OK && r.state == CUZK_JOB_FAILED);
+    CHECK(strstr(r.error, "v28-broken.params") != NULL);
+    cuzk_result_clear(&r);
+    /* a parameter set of another circuit: the prover names the mismatch */
+    CHECK(cuzk_engine_register_circuit(e, "tiny-b", "v28-cuzk-synthetic-tiny-a") == CUZK_OK);
+    CHECK(fx_submit(e, "mismatch", CUZK_KIND_POREP_C2, 0, "tiny-b", 1, 95, NULL, NULL) == CUZK_OK);
+    CHECK(cuzk_engine_await(e, "mismatch", 60000, &r) == CUZK_OK && r.state == CUZK_JOB_FAILED);
+    CHECK(strstr(r.error, "do not match") != NULL);
+    cuzk_result_clear(&r);
+    cuzk_engine_free(e);
+    unlink(path);
+}
+
+int main(void) {
+    fx_init();
+    test_names();
+    test_preload_evict();
+    test_eviction_respects_use();
+    test_idle_sweep();
+    test_bad_files();
+    fx_cleanup();
+    return check_finish();
+}
