@@ -147,26 +147,6 @@ int post_public_inputs(fr *out, const post_shape *s, size_t n_sectors, const fr 
     return 0;
 }
 
-uint64_t post_leaf_challenge(const uint8_t randomness[32], uint64_t sector_id,
-                             uint64_t challenge_index, uint64_t nodes) {
-    uint8_t msg[48], h[32];
-    memcpy(msg, randomness, 32);
-    for (int i = 0; i < 8; i++) {
-        msg[32 + i] = (uint8_t)(sector_id >> (8 * i));
-        msg[40 + i] = (uint8_t)(challenge_index >> (8 * i));
-    }
-    sha256_native(h, msg, sizeof msg);
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; i--)
-        v = (v << 8) | h[i];
-    return v % nodes;
-}
-
-uint64_t post_challenge_index(int api_v1_2, uint64_t sector_index, uint64_t challenge_count,
-                              uint64_t n) {
-    return api_v1_2 ? n : sector_index * challenge_count + n;
-}
-
 /* Checks one inclusion proof against tree t; 0 or -1 with err. */
 static int check_path(const fc_inclusion_proof *p, const por_shape *t, char *err, size_t errlen,
                       size_t sector, size_t j) {

@@ -10,10 +10,7 @@
  * fewer real sectors than the circuit holds repeats the last one (the
  * vanilla prover pads its proofs so, and generate_public_inputs its inputs).
  *
- * Leaf challenges (vanilla.rs generate_leaf_challenge_inner, utils.rs
- * get_challenge_index): LE u64 of SHA-256(randomness || sector_id u64 LE ||
- * challenge_index u64 LE)[0..8] mod nodes, where challenge_index = n
- * (API V1_2 and later) or sector_index x challenge_count + n (V1_0, V1_1). */
+ * The leaf challenges that feed the public inputs are post_challenges.h's. */
 #ifndef CUZK_FILECOIN_POST_CIRCUIT_H
 #define CUZK_FILECOIN_POST_CIRCUIT_H
 
@@ -69,13 +66,6 @@ int post_circuit_synthesize(r1cs_cs *cs, const post_shape *s, const post_witness
  * Returns 0, or -1 (err) for a count or a leaf index out of range. */
 int post_public_inputs(fr *out, const post_shape *s, size_t n_sectors, const fr *comm_r,
                        const uint64_t *challenges, char *err, size_t errlen);
-
-/* The leaf challenge (see above); nodes > 0. */
-uint64_t post_leaf_challenge(const uint8_t randomness[32], uint64_t sector_id,
-                             uint64_t challenge_index, uint64_t nodes);
-/* get_challenge_index: api_v1_2 = 1 for API V1_2_0 and later. */
-uint64_t post_challenge_index(int api_v1_2, uint64_t sector_index, uint64_t challenge_count,
-                              uint64_t n);
 
 /* The witness from decoded vanilla proofs, one FallbackPoStSectorProof per
  * sector (as Curio sends them: each v[i] holds one sector's proof; a v[i]

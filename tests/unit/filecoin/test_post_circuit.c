@@ -28,6 +28,7 @@
 #include "field_rand.h"
 #include "filecoin/merkle_proof.h"
 #include "filecoin/merkle_tree.h"
+#include "filecoin/post_challenges.h"
 #include "filecoin/post_circuit.h"
 #include "gadget/poseidon.h"
 
@@ -105,8 +106,8 @@ static void test_native(const post_shape *s, size_t real) {
         uint64_t sector_id = check_rand64() >> 20;
         for (size_t j = 0; j < C; j++) {
             const size_t kj = k * C + j;
-            chal[kj] = post_leaf_challenge(randomness, sector_id, post_challenge_index(1, k, C, j),
-                                           s->nodes);
+            chal[kj] = fc_post_leaf_challenge(randomness, sector_id,
+                                              fc_post_challenge_index(1, k, C, j), s->nodes);
             merkle_proof p;
             fr root;
             CHECK(merkle_proof_gen(&p, &tr, chal[kj]) == MERKLE_OK);
@@ -237,10 +238,10 @@ static void test_golden(void) {
     const uint8_t zero[32] = {0};
     uint64_t chal[30];
     for (unsigned j = 0; j < 10; j++) {
-        chal[j] =
-            post_leaf_challenge(zero, v.sector_id, post_challenge_index(0, 0, 10, j), s.nodes);
+        chal[j] = fc_post_leaf_challenge(zero, v.sector_id, fc_post_challenge_index(0, 0, 10, j),
+                                         s.nodes);
         CHECK(chal[j] == leaf_index[j]);
-        CHECK(post_challenge_index(1, 0, 10, j) == post_challenge_index(0, 0, 10, j));
+        CHECK(fc_post_challenge_index(1, 0, 10, j) == fc_post_challenge_index(0, 0, 10, j));
     }
     fr want[33], comm_r;
     CHECK(fr_from_bytes_le(&comm_r, v.comm_r));
