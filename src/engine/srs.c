@@ -1,36 +1,56 @@
 /* The SRS manager (see srs.h). */
 #include "engine/srs.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/engine_internal.h"
+#include "filecoin/proof_types.h"
 
-/* The published parameter files by cuzk's circuit ids (rust-fil-proofs
- * parameters.json names; api-and-ecosystem.md s.7.1, filecoin-facts.md
- * s.1.4).  Stems only: .params and .vk follow. */
-static const struct {
-    const char *id, *stem;
-} builtin[] = {
-    {"porep-2k", "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-"
-                 "032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f"},
-    {"porep-32g", "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-8-0-sha256_hasher-"
-                  "82a357d2f2ca81dc61bb45f4a762807aedee1b0a53fd6c4e77b46a01bfef7820"},
-    {"porep-64g", "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-8-2-sha256_hasher-"
-                  "96f1b4a04c5c51e4759bbf224bbc2ef5a42c7100f16ec0637123f16a845ddfb2"},
-    {"wpost-32g", "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-8-0-"
-                  "0377ded656c6f524f1618760bffe4e0a1c51d5a70c4509eedae8a27555733edc"},
-    {"winning-32g", "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-8-0-"
-                    "559e581f022bb4e4ec6e719e563bf0e026ad6de42e56c18714a2c692b1b88d7e"},
-    {"snap-32g", "v28-empty-sector-update-merkletree-poseidon_hasher-8-8-0-"
-                 "3b7f44a9362e3985369454947bc94022e118211e49fd672d52bec1cbfd599d18"},
-    {"snap-64g", "v28-empty-sector-update-merkletree-poseidon_hasher-8-8-2-"
-                 "102e1444a7e9a97ebf1e3d6855dcc77e66c011ea66f936d9b2c508f87f2f83a7"},
-};
+/* The Filecoin parameter files by cuzk's circuit ids: porep-, wpost- and
+ * winning- followed by a size (2k 8m 512m 32g 64g), named as rust-fil-proofs
+ * names them (proof_types.h computes the names; its test checks them against
+ * the published ones).  SnapDeals' names are not derived yet, so its two
+ * production sets are listed (api-and-ecosystem.md s.7.1).  Stems only:
+ * .params and .vk follow. */
+enum { SRS_BUILTIN = 3 * FC_SECTOR_SIZES + 2 };
+static struct {
+    char id[ENGINE_CIRCUIT_ID_LEN];
+    char stem[160];
+} builtin[SRS_BUILTIN];
+
+static void build_builtin(void) {
+    size_t n = 0;
+    for (unsigned i = 0; i < FC_SECTOR_SIZES; i++) {
+        const fc_sector_shape *sh = fc_shape_at(i);
+        snprintf(builtin[n].id, sizeof builtin[n].id, "porep-%s", sh->short_name);
+        fc_porep_param_stem(builtin[n].stem, sizeof builtin[n].stem, sh);
+        n++;
+        snprintf(builtin[n].id, sizeof builtin[n].id, "wpost-%s", sh->short_name);
+        fc_post_param_stem(builtin[n].stem, sizeof builtin[n].stem, fc_post_proof_by_id(5 + i));
+        n++;
+        snprintf(builtin[n].id, sizeof builtin[n].id, "winning-%s", sh->short_name);
+        fc_post_param_stem(builtin[n].stem, sizeof builtin[n].stem, fc_post_proof_by_id(i));
+        n++;
+    }
+    snprintf(builtin[n].id, sizeof builtin[n].id, "snap-32g");
+    snprintf(builtin[n].stem, sizeof builtin[n].stem, "%s",
+             "v28-empty-sector-update-merkletree-poseidon_hasher-8-8-0-"
+             "3b7f44a9362e3985369454947bc94022e118211e49fd672d52bec1cbfd599d18");
+    n++;
+    snprintf(builtin[n].id, sizeof builtin[n].id, "snap-64g");
+    snprintf(builtin[n].stem, sizeof builtin[n].stem, "%s",
+             "v28-empty-sector-update-merkletree-poseidon_hasher-8-8-2-"
+             "102e1444a7e9a97ebf1e3d6855dcc77e66c011ea66f936d9b2c508f87f2f83a7");
+}
+
+static pthread_once_t builtin_once = PTHREAD_ONCE_INIT;
 
 const char *srs_builtin_stem(const char *circuit_id) {
-    for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; i++)
+    pthread_once(&builtin_once, build_builtin);
+    for (size_t i = 0; i < SRS_BUILTIN; i++)
         if (strcmp(builtin[i].id, circuit_id) == 0)
             return builtin[i].stem;
     return NULL;

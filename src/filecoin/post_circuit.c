@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "filecoin/sha256_native.h"
 #include "gadget/num.h"
 #include "gadget/poseidon_circuit.h"
 
