@@ -26,7 +26,7 @@ if [ "${1:-}" = cuda ]; then
         { grep -E "error" "$out/build.txt" | head -30; tail -30 "$out/build.txt"; exit 1; }
     echo "build: $(($(date +%s) - t0)) s (C warnings off: the device gcc warns where CI gcc does not)"
     grep -E "registers|spill" "$out/build.txt" | grep -B1 -E "[1-9][0-9]* bytes spill" | head -20
-    timeout 200 build-gpu/cuzk_gpu_check "${2:-20}" "${3:-24}" 2>&1 | tee "$out/gpu_check.txt" |
+    timeout 200 build-gpu/cuzk_gpu_check "${2:-20}" "${3:-24}" ${4:-} 2>&1 | tee "$out/gpu_check.txt" |
         grep -E "MISMATCH|DIFFERENT|failed|passed|prove|H step|ntt 2\^2[0-9]|n=1048576|g2 n=16384"
     if ! grep -q " 0 failed" "$out/gpu_check.txt" && command -v compute-sanitizer >/dev/null; then
         timeout 90 compute-sanitizer --print-limit 5 build-gpu/cuzk_gpu_check 10 4 noprove 2>&1 |

@@ -145,6 +145,10 @@ extern "C" cuda_status cuda_ctx_create(cuda_ctx **out, int ordinal, cuda_error *
         return cz_fail(err, CUDA_ERR_NO_DEVICE, "GPU ordinal %d does not exist (%d visible)",
                        ordinal, n);
     CZ_TRY(cudaSetDevice(ordinal));
+    // The point operations are real calls (curve.cuh) nested two deep; the
+    // default 1 KiB stack overflowed in x_add -> x_dbl (compute-sanitizer:
+    // invalid __local__ read), so give each thread 16 KiB.
+    CZ_TRY(cudaDeviceSetLimit(cudaLimitStackSize, 16384));
     cudaDeviceProp prop;
     CZ_TRY(cudaGetDeviceProperties(&prop, ordinal));
     if (prop.major < 7)

@@ -11,6 +11,8 @@ extern "C" {
 #include "cuda/cuda_device.h"
 #include "groth16/prover.h"
 #include "groth16/random.h"
+#include "msm/msm.h"
+#include "util/parallel.h"
 #include "util/timing.h"
 }
 
@@ -105,10 +107,57 @@ groth16_status check_shape(const r1cs_partition *p, const groth16_params_data *s
 
 struct gpu_times {
     float h, l, a, b1, b2, hm;
+    int b2_on_gpu;
 };
 
+// Canonical little-endian bytes of n Montgomery elements (for the CPU G2 MSM).
+struct canon_job {
+    uint8_t *out;
+    const fr *in;
+    size_t n;
+};
+#define CANON_CHUNK 65536
+void canon_task(void *ctx, size_t task, unsigned worker) {
+    canon_job *j = (canon_job *)ctx;
+    (void)worker;
+    size_t end = (task + 1) * CANON_CHUNK < j->n ? (task + 1) * CANON_CHUNK : j->n;
+    for (size_t i = task * CANON_CHUNK; i < end; i++)
+        fr_to_bytes_le(j->out + FR_BYTES * i, &j->in[i]);
+}
+uint8_t *canonical(const fr *in, size_t n, unsigned threads) {
+    uint8_t *out = (uint8_t *)malloc(FR_BYTES * (n ? n : 1));
+    if (out) {
+        canon_job j = {out, in, n};
+        par_run(threads, (n + CANON_CHUNK - 1) / CANON_CHUNK, canon_task, &j);
+    }
+    return out;
+}
+
+// B_G2 on the CPU (default), as prover.c does it.  The GPU G2 MSM is used
+// only with CUZK_GPU_G2=1: on the device, one G2 case (edge scalars with a
+// density) still differed from the CPU when this was written.
+groth16_status b2_on_cpu(g2_jac *b2, const r1cs_partition *p, const groth16_params_data *srs,
+                         size_t b_inputs, unsigned threads, groth16_error *err) {
+    uint8_t *in_b = canonical(p->input, p->num_inputs, threads);
+    uint8_t *aux_b = canonical(p->aux, p->num_aux, threads);
+    groth16_status st = GROTH16_OK;
+    msm_config cfg = msm_config_default(threads);
+    g2_jac y;
+    if (!in_b || !aux_b ||
+        msm_g2_masked(b2, srs->b_g2, in_b, p->b_input_density, p->num_inputs, &cfg, NULL, NULL) !=
+            MSM_OK ||
+        msm_g2_masked(&y, srs->b_g2 + b_inputs, aux_b, p->b_aux_density, p->num_aux, &cfg, NULL,
+                      NULL) != MSM_OK)
+        st = groth16_fail(err, GROTH16_ERR_NO_MEMORY, "prove: the CPU G2 MSM ran out of memory");
+    else
+        g2_jac_add_vartime(b2, b2, &y);
+    free(in_b);
+    free(aux_b);
+    return st;
+}
+
 groth16_status prove_one(groth16_proof *proof, const r1cs_partition *p,
-                         const groth16_params_data *srs, const fr *r, const fr *s,
+                         const groth16_params_data *srs, const fr *r, const fr *s, unsigned threads,
                          groth16_prove_timing *t, gpu_times *gt, groth16_error *err) {
     double t0 = timing_now_ms();
     memset(t, 0, sizeof *t);
@@ -183,11 +232,22 @@ groth16_status prove_one(groth16_proof *proof, const r1cs_partition *p,
                       &e),
         gt->b1);
     double t6 = timing_now_ms();
-    MSM(cz_msm_g2_dev(c, &yb, g_srs.b2, 0, din, 1, p->b_input_density, n_in, win, 1, &ms, &e),
-        gt->b2);
-    MSM(cz_msm_g2_dev(c, &yb2, g_srs.b2, b_inputs, daux, 1, p->b_aux_density, n_aux, win, 1, &ms,
-                      &e),
-        gt->b2);
+    const char *g2env = getenv("CUZK_GPU_G2");
+    gt->b2_on_gpu = g2env && g2env[0] == '1';
+    g2_jac b2;
+    if (gt->b2_on_gpu) {
+        MSM(cz_msm_g2_dev(c, &yb, g_srs.b2, 0, din, 1, p->b_input_density, n_in, win, 1, &ms, &e),
+            gt->b2);
+        MSM(cz_msm_g2_dev(c, &yb2, g_srs.b2, b_inputs, daux, 1, p->b_aux_density, n_aux, win, 1,
+                          &ms, &e),
+            gt->b2);
+        g2_jac y;
+        cz_g2x_to_jac(&b2, &yb);
+        cz_g2x_to_jac(&y, &yb2);
+        g2_jac_add_vartime(&b2, &b2, &y);
+    } else if ((st = b2_on_cpu(&b2, p, srs, b_inputs, threads, err)) != GROTH16_OK) {
+        return st;
+    }
     double t7 = timing_now_ms();
     x_set_inf(xh);
     if (m > 1)
@@ -202,7 +262,6 @@ groth16_status prove_one(groth16_proof *proof, const r1cs_partition *p,
 
     // assembly, as prover.c
     g1_jac l, a_part, b1, hh, x;
-    g2_jac b2, y;
     cz_g1x_to_jac(&l, &xl);
     cz_g1x_to_jac(&a_part, &xa);
     cz_g1x_to_jac(&x, &xa2);
@@ -210,9 +269,6 @@ groth16_status prove_one(groth16_proof *proof, const r1cs_partition *p,
     cz_g1x_to_jac(&b1, &xb);
     cz_g1x_to_jac(&x, &xb2);
     g1_jac_add_vartime(&b1, &b1, &x);
-    cz_g2x_to_jac(&b2, &yb);
-    cz_g2x_to_jac(&y, &yb2);
-    g2_jac_add_vartime(&b2, &b2, &y);
     cz_g1x_to_jac(&hh, &xh);
 
     g1_jac alpha1, beta1, delta1, pa, pc, tmp;
@@ -250,7 +306,6 @@ groth16_status prove_one(groth16_proof *proof, const r1cs_partition *p,
 groth16_status cuda_prove(groth16_proof *proofs, const r1cs_partition *parts, size_t n,
                           const groth16_params_data *srs, const fr *r, const fr *s,
                           unsigned threads, groth16_prove_timing *timing, groth16_error *err) {
-    (void)threads;
     const char *env = getenv("CUZK_TIMING");
     int print = env && env[0] == '1';
     pthread_mutex_lock(&g_lock);
@@ -271,7 +326,7 @@ groth16_status cuda_prove(groth16_proof *proofs, const r1cs_partition *parts, si
         }
         groth16_prove_timing t;
         gpu_times gt;
-        st = prove_one(&proofs[i], &parts[i], srs, &ri, &si, &t, &gt, err);
+        st = prove_one(&proofs[i], &parts[i], srs, &ri, &si, threads ? threads : 1, &t, &gt, err);
         if (st != GROTH16_OK)
             break;
         if (timing)
@@ -280,8 +335,9 @@ groth16_status cuda_prove(groth16_proof *proofs, const r1cs_partition *parts, si
             groth16_prove_timing_print(&t, i);
             fprintf(stderr,
                     "cuzk timing: proof %zu: GPU %d device time (CUDA events): H %.2f ms | MSM L "
-                    "%.2f, A %.2f, B1 %.2f, B2 (G2) %.2f, H %.2f ms\n",
-                    i, g_ctx->ordinal, gt.h, gt.l, gt.a, gt.b1, gt.b2, gt.hm);
+                    "%.2f, A %.2f, B1 %.2f, B2 (G2) %s, H %.2f ms\n",
+                    i, g_ctx->ordinal, gt.h, gt.l, gt.a, gt.b1,
+                    gt.b2_on_gpu ? "on the GPU" : "on the CPU", gt.hm);
         }
     }
     pthread_mutex_unlock(&g_lock);

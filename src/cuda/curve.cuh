@@ -36,7 +36,7 @@ template <class F> CZ_HD void x_set_inf(xyzz<F> &r) {
 template <class F> CZ_HD bool x_is_inf(const xyzz<F> &p) { return f_is_zero(p.zz); }
 
 // r = 2 p (dbl-2008-s-1).
-template <class F> CZ_HDN void x_dbl(xyzz<F> &r, const xyzz<F> &p) {
+template <class F> CZ_HD void x_dbl_body(xyzz<F> &r, const xyzz<F> &p) {
     if (x_is_inf(p)) {
         r = p;
         return;
@@ -61,7 +61,7 @@ template <class F> CZ_HDN void x_dbl(xyzz<F> &r, const xyzz<F> &p) {
 }
 
 // r = 2 q for affine q (mdbl-2008-s-1); q not infinity.
-template <class F> CZ_HDN void x_dbl_aff(xyzz<F> &r, const affine<F> &q) {
+template <class F> CZ_HD void x_dbl_aff_body(xyzz<F> &r, const affine<F> &q) {
     F u, v, w, s, m, t;
     f_dbl(u, q.y);
     f_sqr(v, u);
@@ -81,6 +81,11 @@ template <class F> CZ_HDN void x_dbl_aff(xyzz<F> &r, const affine<F> &q) {
     f_sub(r.y, s, w);
 }
 
+// The doublings as calls for the kernels; inside the additions the bodies
+// are inlined (a call nested in a call read out of bounds of the stack on
+// sm_90: compute-sanitizer, invalid __local__ read in x_add -> x_dbl).
+template <class F> CZ_HDN void x_dbl(xyzz<F> &r, const xyzz<F> &p) { x_dbl_body(r, p); }
+
 // p += q for affine q (madd-2008-s); q may be infinity (0, 0); complete.
 template <class F> CZ_HDN void x_add_aff(xyzz<F> &p, const affine<F> &q) {
     if (aff_is_inf(q))
@@ -99,7 +104,7 @@ template <class F> CZ_HDN void x_add_aff(xyzz<F> &p, const affine<F> &q) {
     f_sub(r, s2, p.y);  // R
     if (f_is_zero(pp)) {
         if (f_is_zero(r))
-            x_dbl_aff(p, q);
+            x_dbl_aff_body(p, q);
         else
             x_set_inf(p);
         return;
@@ -143,9 +148,10 @@ template <class F> CZ_HDN void x_add(xyzz<F> &p, const xyzz<F> &q) {
     f_sub(pp, u2, u1);
     f_sub(r, s2, s1);
     if (f_is_zero(pp)) {
-        if (f_is_zero(r))
-            x_dbl(p, p);
-        else
+        if (f_is_zero(r)) {
+            xyzz<F> t2 = p;
+            x_dbl_body(p, t2);
+        } else
             x_set_inf(p);
         return;
     }

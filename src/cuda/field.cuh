@@ -219,9 +219,10 @@ template <class P> CZ_HD bool f_is_canonical(const field<P> &a) {
     return borrow != 0;
 }
 
-// Fp2 multiplies are calls (three Fp multiplies each; inlining them all
-// made G2 kernels slow to compile for little gain).
-#define CZ_HDN2 inline __host__ __device__ __noinline__
+// Fp2 multiplies are inlined into the (non-inlined) point operations: as
+// calls nested in those calls, sm_90 code read the stack out of bounds
+// (compute-sanitizer: invalid __local__ read in x_add -> f_sqr(dfp2)).
+#define CZ_HDN2 CZ_HD
 
 // Fp2 = Fp[u]/(u^2 + 1), the CPU's fp2 layout (c0 then c1).
 struct dfp2 {
