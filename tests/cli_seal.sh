@@ -67,6 +67,9 @@ seed2=$(grep -o '"seed":\[[0-9,]*\]' "$dir/z2/c1.json")
 sed "s/\"seed\":\[[0-9,]*\]/$seed2/" "$dir/z/c1.json" >"$dir/seed.json"
 check "a C1 with another seed fails the challenge check" 1 "INVALID: partition 0 challenge 0: proves node [0-9]+, but replica_id, seed and comm_r give challenge" \
     "$cuzk" verify-vanilla --c1 "$dir/seed.json"
+check "c1 synth 32 GiB (random values)" 0 "synthetic" "$cuzk" c1 synth --proof 8 --seed 3 --out "$dir/synth.json"
+check "random 32 GiB C1 rejected" 1 "INVALID: comm_(r is not Poseidon2|c or comm_r_last .* is not a field element)" \
+    "$cuzk" verify-vanilla --c1 "$dir/synth.json"
 check "bad seed" 2 "--seed wants 64 hex digits" seal t 5 --zeros --seed 12
 check "size mismatch" 2 "does not match" "$cuzk" seal --sector-size 8MiB --registered-proof 5 --zeros \
     --miner-id 1 --sector-number 1 --ticket "$T" --seed "$S" --out "$dir/m"
