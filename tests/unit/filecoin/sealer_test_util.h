@@ -14,6 +14,9 @@
 
 enum { ST_MINER = 1000, ST_SECTOR = 42 };
 
+/* Threads for column hashing and encoding (0: inline). */
+static unsigned st_threads;
+
 /* Seals registered proof id over raw data (NULL: zeros) with random ticket
  * and seed from the test PRNG; returns the decoded C1 of the encoded one. */
 static inline c1_output *st_seal(fc_sealed *s, unsigned id, const uint8_t *raw, size_t raw_len) {

@@ -1,10 +1,12 @@
 /* An 8 MiB V1_1 sector (2^18 nodes, 2 layers): seal random data, C1 JSON
- * round trip, native vanilla verification; and a damaged label fails.
+ * round trip, native vanilla verification (column hashing and encoding run on
+ * 3 threads); and a damaged label fails.
  * Seconds in a Release build; labelled `slow` in sanitizer builds. */
 #include "sealer_test_util.h"
 
 int main(void) {
     check_seed("test_sealer_8m");
+    st_threads = 3; /* 64 tasks over 3 threads: the parallel passes must agree */
     size_t n = (size_t)fc_fr32_unpadded_size(8u << 20);
     uint8_t *raw = malloc(n);
     CHECK(raw != NULL);
