@@ -20,8 +20,10 @@ static unsigned st_threads;
 /* Seals registered proof id over raw data (NULL: zeros) with random ticket
  * and seed from the test PRNG; returns the decoded C1 of the encoded one. */
 static inline c1_output *st_seal(fc_sealed *s, unsigned id, const uint8_t *raw, size_t raw_len) {
-    fc_seal_params p = {
-        .proof = fc_seal_proof_by_id(id), .miner_id = ST_MINER, .sector_number = ST_SECTOR};
+    fc_seal_params p = {.proof = fc_seal_proof_by_id(id),
+                        .miner_id = ST_MINER,
+                        .sector_number = ST_SECTOR,
+                        .threads = st_threads};
     check_rand_bytes(p.ticket, 32);
     check_rand_bytes(p.seed, 32);
     uint8_t *padded = fc_seal_pad_sector(raw, raw_len, p.proof->shape->sector_size);
