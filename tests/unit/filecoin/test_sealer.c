@@ -52,6 +52,9 @@ static void d_cx_root(c1_output *c) { flip(c1_at(c, 0, 1)->c_x.proof.nodes[0]); 
 static void d_r_root0(c1_output *c) { flip(c1_at(c, 0, 0)->comm_r_last.nodes[0]); }
 static void d_index(c1_output *c) { c1_at(c, 0, 1)->exp[2].proof.index[0] ^= 1; }
 static void d_col_index(c1_output *c) { c1_at(c, 0, 0)->drg[4].index ^= 1; }
+static void d_label_node(c1_output *c) { c1_at(c, 0, 0)->labeling[0].node ^= 1; }
+static void d_data_leaf(c1_output *c) { flip(c1_at(c, 0, 0)->comm_d.nodes[1]); }
+static void d_replica_id(c1_output *c) { flip(c->replica_id); }
 static void d_layer(c1_output *c) { c1_at(c, 0, 1)->labeling[1].layer_index = 1; }
 
 static const damage_case cases[] = {
@@ -79,6 +82,9 @@ static const damage_case cases[] = {
     {"comm_r_last root", "comm_r is not Poseidon2", d_r_root0},
     {"path index", "challenge 1: exp_parents[2] column: inclusion proof path proves leaf", d_index},
     {"column index", "challenge 0: drg_parents[4] column: index", d_col_index},
+    {"labeling node", "challenge 0: labeling_proofs[0]: node", d_label_node},
+    {"data leaf", "challenge 0: comm_d_proofs: inclusion proof does not reach comm_d", d_data_leaf},
+    {"replica_id", "replica_id is not the one of miner", d_replica_id},
     {"layer index", "challenge 1: labeling_proofs[1]: layer_index 1, expected 2", d_layer},
 };
 
@@ -113,6 +119,10 @@ static void test_damage(const c1_output *good) {
     char msg[512];
     CHECK(st_verify(c, 0, msg, sizeof msg) != 0);
     CHECK(strstr(msg, "comm_d_proofs: inclusion proof root is not comm_d") != NULL);
+    flip(c->comm_d);
+    flip(c->replica_id); /* other challenges, or labels that differ */
+    CHECK(st_verify(c, 0, msg, sizeof msg) != 0);
+    CHECK(strstr(msg, "partition 0 challenge ") != NULL);
     c1_output_free(c);
 }
 
