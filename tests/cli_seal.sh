@@ -70,6 +70,9 @@ check "a C1 with another seed fails the challenge check" 1 "INVALID: partition 0
 check "c1 synth 32 GiB (random values)" 0 "synthetic" "$cuzk" c1 synth --proof 8 --seed 3 --out "$dir/synth.json"
 check "random 32 GiB C1 rejected" 1 "INVALID: comm_(r is not Poseidon2|c or comm_r_last .* is not a field element)" \
     "$cuzk" verify-vanilla --c1 "$dir/synth.json"
+check "miner as ID address f01000 seals the same sector" 0 "^same$" sh -c \
+    "\"$cuzk\" seal --registered-proof 5 --zeros --miner-id f01000 --sector-number 7 --ticket $T \
+       --seed $S --out \"$dir/f0\" >/dev/null 2>&1 && cmp -s \"$dir/f0/c1.json\" \"$dir/z/c1.json\" && echo same"
 check "bad seed" 2 "--seed wants 64 hex digits" seal t 5 --zeros --seed 12
 check "size mismatch" 2 "does not match" "$cuzk" seal --sector-size 8MiB --registered-proof 5 --zeros \
     --miner-id 1 --sector-number 1 --ticket "$T" --seed "$S" --out "$dir/m"

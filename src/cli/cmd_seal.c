@@ -26,7 +26,7 @@ static const char *vv_usage = "cuzk verify-vanilla --c1 FILE [--miner-id N --sec
 static int parse_u64(uint64_t *out, const char *s, const char *what, const char *cmd) {
     char *end;
     errno = 0;
-    unsigned long long v = s && *s && *s != '-' ? strtoull(s, &end, 0) : 0;
+    unsigned long long v = s && *s && *s != '-' ? strtoull(s, &end, 10) : 0;
     if (!s || !*s || *s == '-' || *end || errno) {
         fprintf(stderr, "cuzk %s: bad %s \"%s\"\n", cmd, what, s ? s : "");
         return -1;
@@ -206,6 +206,8 @@ int cmd_seal(int argc, char **argv) {
         return 2;
     }
     fc_seal_params sp = {.proof = p, .threads = threads};
+    if ((miner[0] == 'f' || miner[0] == 't') && miner[1] == '0' && miner[2])
+        miner += 2; /* an ID address: f01000 */
     if (parse_u64(&sp.miner_id, miner, "--miner-id", "seal") != 0 ||
         parse_u64(&sp.sector_number, sector, "--sector-number", "seal") != 0 ||
         parse_hex32(sp.ticket, ticket, "--ticket") != 0 ||
