@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "engine/engine_internal.h"
+#include "engine/providers.h"
 
 void engine_log(const char *fmt, ...) {
     char buf[1024];
@@ -115,6 +116,10 @@ cuzk_engine *cuzk_engine_new(const cuzk_engine_config *cfg, char err[CUZK_ERROR_
     sched_init(&e->sched, c->max_batch_size, (double)c->max_batch_wait_ms, c->sort_by_type);
     mem_init(&e->mem, c->memory_budget);
     srs_init(&e->srs, c->param_cache);
+    /* The Filecoin circuits built so far; tests may replace them. */
+    e->providers[CUZK_KIND_WINDOW_POST] = engine_provider_post;
+    e->providers[CUZK_KIND_WINNING_POST] = engine_provider_post;
+    e->has_provider[CUZK_KIND_WINDOW_POST] = e->has_provider[CUZK_KIND_WINNING_POST] = 1;
     e->backend = &groth16_backend_cpu;
     if (c->use_gpu) {
         const groth16_backend *gpu = groth16_backend_find("cuda");
