@@ -20,9 +20,12 @@
 #include <string.h>
 
 #include "engine/providers.h"
+#include "filecoin/inclusion_proof.h"
+#include "filecoin/merkle_proof.h"
 #include "filecoin/post_challenges.h"
 #include "filecoin/post_circuit.h"
 #include "filecoin/post_vanilla.h"
+#include "gadget/poseidon.h"
 
 typedef struct {
     const fc_post_proof *proof;
@@ -115,6 +118,45 @@ static int winning_view(post_state *st, char err[CUZK_ERROR_LEN]) {
     return 0;
 }
 
+/* Every path reaches comm_r_last, and comm_r = Poseidon2(comm_c, comm_r_last):
+ * a proof that fails here would only fail self-verification later. */
+static int check_paths(const fc_post_vanilla *v, size_t i, char err[CUZK_ERROR_LEN]) {
+    for (size_t q = 0; q < v->n_sectors; q++) {
+        const fc_post_sector_proof *sp = &v->sectors[q];
+        fr in[2], h;
+        uint8_t comm_r[32];
+        if (!fr_from_bytes_le(&in[0], sp->comm_c) || !fr_from_bytes_le(&in[1], sp->comm_r_last) ||
+            poseidon_hash(&h, in, 2) != 0) {
+            snprintf(err, CUZK_ERROR_LEN,
+                     "vanilla_proofs[%zu]: comm_c or comm_r_last is not a "
+                     "field element",
+                     i);
+            return -1;
+        }
+        fr_to_bytes_le(comm_r, &h);
+        if (memcmp(comm_r, v->comm_r, 32) != 0) {
+            snprintf(err, CUZK_ERROR_LEN,
+                     "vanilla_proofs[%zu]: comm_r is not Poseidon(comm_c, comm_r_last)", i);
+            return -1;
+        }
+        for (size_t j = 0; j < sp->n_proofs; j++) {
+            merkle_proof m;
+            int ok = fc_inclusion_to_merkle(&m, &sp->proofs[j], TREE_HASH_POSEIDON) == 0 &&
+                     merkle_proof_verify(&m) == MERKLE_OK &&
+                     memcmp(m.root, sp->comm_r_last, 32) == 0;
+            merkle_proof_free(&m);
+            if (!ok) {
+                snprintf(err, CUZK_ERROR_LEN,
+                         "vanilla_proofs[%zu]: sector %llu challenge %zu: the inclusion path "
+                         "does not reach comm_r_last",
+                         i, (unsigned long long)v->sector_id, j);
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
 static cuzk_status plan_post(void *ctx, const cuzk_request *req, engine_plan *out,
                              char err[CUZK_ERROR_LEN]) {
     (void)ctx;
@@ -160,6 +202,9 @@ static cuzk_status plan_post(void *ctx, const cuzk_request *req, engine_plan *ou
             goto fail;
         }
     }
+    for (size_t i = 0; i < st->n_decoded; i++)
+        if (check_paths(&st->decoded[i], i, err) != 0)
+            goto fail;
     const fc_post_vanilla *one = winning ? &st->winning : NULL;
     if (winning && winning_view(st, err) != 0)
         goto fail;
