@@ -8,6 +8,7 @@
 #include "cli/cmd_bench_engine.h"
 #include "cli/cmd_groth16.h"
 #include "cli/cmd_hash.h"
+#include "cli/cmd_post.h"
 #include "cli/cmd_seal.h"
 #include "cli/cmd_zkey.h"
 #include "cli/selftest.h"
@@ -43,6 +44,8 @@ static int usage(FILE *to) {
             "  c1 check FILE                                check a C1 output (JSON or c1.json)\n"
             "  seal --registered-proof P ... --out DIR      seal test data (2KiB..512MiB) -> C1\n"
             "  verify-vanilla --c1 FILE [--miner-id N --sector-number N]   verify a C1's proofs\n"
+            "  post-vanilla --registered-proof ID --sector-dir D --randomness HEX --out F\n"
+            "                                   PoSt vanilla proof (bincode) of a sealed sector\n"
             "  version                                      print the version\n"
             "  help                                         this text\n",
             CUZK_VERSION_STRING);
@@ -91,6 +94,8 @@ int main(int argc, char **argv) {
         return cmd_seal(argc - 2, argv + 2);
     if (strcmp(cmd, "verify-vanilla") == 0)
         return cmd_verify_vanilla(argc - 2, argv + 2);
+    if (strcmp(cmd, "post-vanilla") == 0)
+        return cmd_post_vanilla(argc - 2, argv + 2);
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
         printf("cuzk %s\n", CUZK_VERSION_STRING);
         return 0;
