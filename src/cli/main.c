@@ -7,6 +7,7 @@
 #include "cli/cmd_circuit.h"
 #include "cli/cmd_groth16.h"
 #include "cli/cmd_hash.h"
+#include "cli/cmd_seal.h"
 #include "cli/cmd_zkey.h"
 #include "cli/selftest.h"
 #ifdef CUZK_HAVE_DAEMON
@@ -38,6 +39,8 @@ static int usage(FILE *to) {
             "  daemon --config F [--listen A]               the cuzk.v1 gRPC proving daemon "
             "(if built)\n"
             "  c1 check FILE                                check a C1 output (JSON or c1.json)\n"
+            "  seal --registered-proof P ... --out DIR      seal test data (2KiB..512MiB) -> C1\n"
+            "  verify-vanilla --c1 FILE [--miner-id N --sector-number N]   verify a C1's proofs\n"
             "  version                                      print the version\n"
             "  help                                         this text\n",
             CUZK_VERSION_STRING);
@@ -80,6 +83,10 @@ int main(int argc, char **argv) {
         return cmd_graph(argc - 2, argv + 2);
     if (strcmp(cmd, "c1") == 0)
         return cmd_c1(argc - 2, argv + 2);
+    if (strcmp(cmd, "seal") == 0)
+        return cmd_seal(argc - 2, argv + 2);
+    if (strcmp(cmd, "verify-vanilla") == 0)
+        return cmd_verify_vanilla(argc - 2, argv + 2);
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
         printf("cuzk %s\n", CUZK_VERSION_STRING);
         return 0;

@@ -1,0 +1,313 @@
+#include "cli/cmd_seal.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/args.h"
+#include "filecoin/c1.h"
+#include "filecoin/sealer.h"
+#include "filecoin/sealer_data.h"
+#include "filecoin/vanilla_verify.h"
+#include "util/hex.h"
+
+static const char *seal_usage =
+    "cuzk seal --sector-size 2KiB|8MiB|512MiB --registered-proof NAME|ID "
+    "[--data FILE | --zeros | --random SEED] --miner-id N --sector-number N --ticket HEX "
+    "--seed HEX --out DIR [--curio]";
+static const char *vv_usage = "cuzk verify-vanilla --c1 FILE [--miner-id N --sector-number N]";
+
+static int parse_u64(uint64_t *out, const char *s, const char *what, const char *cmd) {
+    char *end;
+    errno = 0;
+    unsigned long long v = s && *s && *s != '-' ? strtoull(s, &end, 0) : 0;
+    if (!s || !*s || *s == '-' || *end || errno) {
+        fprintf(stderr, "cuzk %s: bad %s \"%s\"\n", cmd, what, s ? s : "");
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static int parse_hex32(uint8_t out[32], const char *s, const char *what) {
+    if (!s || strlen(s) != 64 || hex_decode(out, 32, s) != 32) {
+        fprintf(stderr, "cuzk seal: %s wants 64 hex digits (32 bytes), got \"%s\"\n", what,
+                s ? s : "");
+        return -1;
+    }
+    return 0;
+}
+
+static const fc_seal_proof *parse_proof(const char *s) {
+    const fc_seal_proof *p = fc_seal_proof_by_name(s);
+    if (!p && *s) {
+        char *end;
+        unsigned long long id = strtoull(s, &end, 10);
+        p = *end ? NULL : fc_seal_proof_by_id(id);
+    }
+    return p;
+}
+
+typedef struct {
+    time_t start;
+    const char *stage;
+    int last_pct;
+} progress_state;
+
+static void on_progress(void *ctx, const char *stage, uint64_t done, uint64_t total) {
+    progress_state *ps = ctx;
+    int pct = total ? (int)(done * 100 / total) : 0;
+    if (ps->stage != stage) {
+        ps->stage = stage;
+        ps->last_pct = -100;
+    }
+    if (total && pct < ps->last_pct + 10 && pct != 100)
+        return;
+    ps->last_pct = pct;
+    if (total)
+        fprintf(stderr, "seal: [%3lds] %s %d%%\n", (long)(time(NULL) - ps->start), stage, pct);
+    else
+        fprintf(stderr, "seal: [%3lds] %s\n", (long)(time(NULL) - ps->start), stage);
+}
+
+static int write_file(const char *dir, const char *name, const void *a, size_t na) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    int bad = !f || (na && fwrite(a, 1, na, f) != na);
+    if (f)
+        bad |= fclose(f) != 0;
+    if (bad)
+        fprintf(stderr, "cuzk seal: cannot write %s: %s\n", path, strerror(errno));
+    return bad ? -1 : 0;
+}
+
+static int write_tree_rows(const char *dir, const merkle_tree *t) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/tree-r-last", dir);
+    FILE *f = fopen(path, "wb");
+    int bad = !f;
+    for (unsigned l = 1; !bad && l <= t->levels; l++)
+        bad = fwrite(t->row[l], 32, t->width[l], f) != t->width[l];
+    if (f)
+        bad |= fclose(f) != 0;
+    if (bad)
+        fprintf(stderr, "cuzk seal: cannot write %s\n", path);
+    return bad ? -1 : 0;
+}
+
+static int write_summary(const char *dir, const fc_sealed *s) {
+    char h[7][65];
+    const uint8_t *v[7] = {s->ticket, s->seed,        s->comm_d, s->replica_id,
+                           s->comm_c, s->comm_r_last, s->comm_r};
+    for (int i = 0; i < 7; i++)
+        hex_encode(h[i], v[i], 32);
+    char text[2048];
+    int n =
+        snprintf(text, sizeof text,
+                 "{\"registered_proof\":\"%s\",\"registered_proof_id\":%u,\"sector_size\":%" PRIu64
+                 ",\"miner_id\":%" PRIu64 ",\"sector_number\":%" PRIu64
+                 ",\"ticket\":\"%s\",\"seed\":\"%s\",\"comm_d\":\"%s\",\"replica_id\":\"%s\","
+                 "\"comm_c\":\"%s\",\"comm_r_last\":\"%s\",\"comm_r\":\"%s\"}\n",
+                 s->proof->name, s->proof->id, s->proof->shape->sector_size, s->miner_id,
+                 s->sector_number, h[0], h[1], h[2], h[3], h[4], h[5], h[6]);
+    return write_file(dir, "sector.json", text, (size_t)n);
+}
+
+/* The raw (unpadded) bytes: --data FILE, --random SEED or zeros. */
+static uint8_t *read_raw(size_t *len, const char *data, const char *random, uint64_t cap_bytes) {
+    *len = 0;
+    if (random) {
+        uint64_t sv;
+        if (parse_u64(&sv, random, "--random seed", "seal") != 0)
+            return NULL;
+        uint8_t *b = malloc(cap_bytes ? cap_bytes : 1);
+        if (!b)
+            return NULL;
+        fc_seal_random_bytes(b, cap_bytes, sv);
+        *len = cap_bytes;
+        return b;
+    }
+    uint8_t *b = malloc(cap_bytes + 1);
+    if (!b)
+        return NULL;
+    if (data) {
+        FILE *f = fopen(data, "rb");
+        if (!f) {
+            fprintf(stderr, "cuzk seal: cannot read %s: %s\n", data, strerror(errno));
+            free(b);
+            return NULL;
+        }
+        *len = fread(b, 1, cap_bytes + 1, f);
+        fclose(f);
+        if (*len > cap_bytes) {
+            fprintf(stderr,
+                    "cuzk seal: %s holds more than the %" PRIu64 " bytes the sector takes\n", data,
+                    cap_bytes);
+            free(b);
+            return NULL;
+        }
+    }
+    return b;
+}
+
+int cmd_seal(int argc, char **argv) {
+    const char *size = NULL, *proof = NULL, *data = NULL, *random = NULL, *miner = NULL,
+               *sector = NULL, *ticket = NULL, *seed = NULL, *out = NULL;
+    int zeros = 0, curio = 0;
+    char **rest = malloc(sizeof *rest * (size_t)(argc + 1));
+    int nrest = 0;
+    if (!rest)
+        return 1;
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--zeros") == 0)
+            zeros = 1;
+        else if (strcmp(argv[i], "--curio") == 0)
+            curio = 1;
+        else
+            rest[nrest++] = argv[i];
+    }
+    const cli_opt opts[] = {{"--sector-size", &size}, {"--registered-proof", &proof},
+                            {"--data", &data},        {"--random", &random},
+                            {"--miner-id", &miner},   {"--sector-number", &sector},
+                            {"--ticket", &ticket},    {"--seed", &seed},
+                            {"--out", &out}};
+    int prc = cli_parse(nrest, rest, opts, sizeof opts / sizeof opts[0], NULL, seal_usage);
+    free(rest);
+    if (prc != 0)
+        return 2;
+    if (!proof || !miner || !sector || !ticket || !seed || !out ||
+        (!!data + !!random + zeros) > 1) {
+        fprintf(stderr, "usage: %s\n(give at most one of --data, --zeros, --random)\n", seal_usage);
+        return 2;
+    }
+    const fc_seal_proof *p = parse_proof(proof);
+    if (!p) {
+        fprintf(stderr, "cuzk seal: unknown registered proof \"%s\"\n", proof);
+        return 2;
+    }
+    if (size && strcmp(size, p->shape->size_name) != 0) {
+        fprintf(stderr, "cuzk seal: --sector-size %s does not match %s (%s)\n", size, p->name,
+                p->shape->size_name);
+        return 2;
+    }
+    if (p->shape->sector_size > (512ull << 20)) {
+        fprintf(stderr,
+                "cuzk seal: %s sectors are not supported (the sealer keeps everything in memory; "
+                "up to 512MiB)\n",
+                p->shape->size_name);
+        return 2;
+    }
+    fc_seal_params sp = {.proof = p};
+    if (parse_u64(&sp.miner_id, miner, "--miner-id", "seal") != 0 ||
+        parse_u64(&sp.sector_number, sector, "--sector-number", "seal") != 0 ||
+        parse_hex32(sp.ticket, ticket, "--ticket") != 0 ||
+        parse_hex32(sp.seed, seed, "--seed") != 0)
+        return 2;
+    if (mkdir(out, 0755) != 0 && errno != EEXIST) {
+        fprintf(stderr, "cuzk seal: cannot create %s: %s\n", out, strerror(errno));
+        return 1;
+    }
+    size_t raw_len;
+    uint8_t *raw = read_raw(&raw_len, data, random, fc_fr32_unpadded_size(p->shape->sector_size));
+    if (!raw)
+        return 1;
+    uint8_t *padded = fc_seal_pad_sector(raw, raw_len, p->shape->sector_size);
+    free(raw);
+    if (!padded) {
+        fprintf(stderr, "cuzk seal: out of memory\n");
+        return 1;
+    }
+    progress_state ps = {time(NULL), NULL, 0};
+    sp.progress = on_progress;
+    sp.progress_ctx = &ps;
+    fc_sealed s;
+    char err[512];
+    int rc = fc_seal_precommit(&s, &sp, padded, err, sizeof err);
+    free(padded);
+    if (rc != 0) {
+        fprintf(stderr, "cuzk seal: %s\n", err);
+        return 1;
+    }
+    on_progress(&ps, "commit phase 1", 0, 0);
+    c1_output *c;
+    if (fc_seal_commit1(&c, &s, err, sizeof err) != 0) {
+        fprintf(stderr, "cuzk seal: %s\n", err);
+        fc_sealed_free(&s);
+        return 1;
+    }
+    uint8_t *json;
+    size_t jlen;
+    c1_error ce;
+    c1_status st = curio ? c1_encode_wrapper(&json, &jlen, c, s.sector_number, &ce)
+                         : c1_encode(&json, &jlen, c, &ce);
+    c1_output_free(c);
+    if (st != C1_OK) {
+        fprintf(stderr, "cuzk seal: encoding the C1: %s\n", ce.msg);
+        fc_sealed_free(&s);
+        return 1;
+    }
+    uint8_t paux[64];
+    memcpy(paux, s.comm_c, 32);
+    memcpy(paux + 32, s.comm_r_last, 32);
+    size_t nb = (size_t)s.nodes * 32;
+    rc = write_file(out, "c1.json", json, jlen) | write_file(out, "p_aux", paux, 64) |
+         write_file(out, "sealed", s.tree_r.row[0], nb) |
+         write_file(out, "unsealed", s.tree_d.row[0], nb) | write_tree_rows(out, &s.tree_r) |
+         write_summary(out, &s);
+    free(json);
+    char hd[65], hr[65];
+    hex_encode(hd, s.comm_d, 32);
+    hex_encode(hr, s.comm_r, 32);
+    if (rc == 0)
+        printf("sealed %s miner %" PRIu64 " sector %" PRIu64 " into %s: comm_d %s comm_r %s\n",
+               p->name, s.miner_id, s.sector_number, out, hd, hr);
+    fc_sealed_free(&s);
+    return rc ? 1 : 0;
+}
+
+int cmd_verify_vanilla(int argc, char **argv) {
+    const char *file = NULL, *miner = NULL, *sector = NULL;
+    const cli_opt opts[] = {{"--c1", &file}, {"--miner-id", &miner}, {"--sector-number", &sector}};
+    if (cli_parse(argc, argv, opts, sizeof opts / sizeof opts[0], NULL, vv_usage) != 0)
+        return 2;
+    if (!file || !!miner != !!sector) {
+        fprintf(stderr, "usage: %s\n(--miner-id and --sector-number go together)\n", vv_usage);
+        return 2;
+    }
+    fc_vanilla_opts vo = {0};
+    if (miner) {
+        if (parse_u64(&vo.miner_id, miner, "--miner-id", "verify-vanilla") != 0 ||
+            parse_u64(&vo.sector_number, sector, "--sector-number", "verify-vanilla") != 0)
+            return 2;
+        vo.have_miner = 1;
+    }
+    c1_output *c;
+    c1_error ce;
+    if (c1_decode_file(&c, file, &ce) != C1_OK) {
+        fprintf(stderr, "cuzk verify-vanilla: %s: %s error: %s (byte %zu)\n", file,
+                c1_status_str(ce.status), ce.msg, ce.offset);
+        return 1;
+    }
+    fc_vanilla_info info;
+    char msg[512];
+    int rc = fc_vanilla_verify(c, &vo, &info, msg, sizeof msg);
+    if (rc != 0) {
+        fprintf(stderr, "cuzk verify-vanilla: %s: INVALID: %s\n", file, msg);
+    } else {
+        char hc[65], hr[65];
+        hex_encode(hc, info.comm_c, 32);
+        hex_encode(hr, info.comm_r_last, 32);
+        printf("ok: %s, %u partitions x %u challenges verified%s; comm_c %s comm_r_last %s\n",
+               c->proof->name, c->partitions, c->challenges,
+               vo.have_miner ? " (replica_id checked)" : " (replica_id not checked: no --miner-id)",
+               hc, hr);
+    }
+    c1_output_free(c);
+    return rc ? 1 : 0;
+}

@@ -1,0 +1,23 @@
+/* `cuzk seal`: the test-data sealer (filecoin/sealer.h), and
+ * `cuzk verify-vanilla`: native verification of a C1's vanilla proofs
+ * (filecoin/vanilla_verify.h).
+ *
+ *   seal --sector-size 2KiB|8MiB|512MiB --registered-proof NAME|ID
+ *        [--data FILE | --zeros | --random SEED] --miner-id N --sector-number N
+ *        --ticket HEX --seed HEX --out DIR [--curio]
+ *     writes into DIR (created if missing):
+ *       c1.json      the C1 output (serde JSON; Curio's wrapper with --curio)
+ *       p_aux        comm_c ‖ comm_r_last, 64 bytes (rust-fil-proofs' PersistentAux)
+ *       sealed       the replica = tree R's leaves, nodes × 32 bytes
+ *       unsealed     the Fr32-padded data = tree D's leaves, nodes × 32 bytes
+ *       tree-r-last  tree R's rows above the leaves, leaf side first, 32 bytes a node
+ *       sector.json  proof, miner, sector, ticket, seed and every commitment in hex
+ *   verify-vanilla --c1 FILE [--miner-id N --sector-number N]
+ *     exit 0 and "ok: ..." when every check holds; 1 and the failing part. */
+#ifndef CUZK_CLI_CMD_SEAL_H
+#define CUZK_CLI_CMD_SEAL_H
+
+int cmd_seal(int argc, char **argv);
+int cmd_verify_vanilla(int argc, char **argv);
+
+#endif

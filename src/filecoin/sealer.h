@@ -1,0 +1,69 @@
+/* The test-data sealer: PreCommit phase 1 and 2 and Commit phase 1 of a
+ * StackedDrg sector, natively and in memory (rust-fil-proofs filecoin-proofs
+ * api/seal.rs seal_pre_commit_phase1/2 and seal_commit_phase1; storage-proofs-
+ * porep stacked/vanilla/proof.rs replicate / prove_layers).
+ *
+ *   data  = the fr32-padded sector (sealer_data.h), nodes × 32 bytes
+ *   tree D = binary SHA-256 tree (trimmed) over data           -> comm_d
+ *   replica_id from prover id (miner), sector number, ticket, comm_d, porep_id
+ *   labels of layers 1..L over the registered proof's graph   (label.h)
+ *   tree C = base-sub-top Poseidon tree over Poseidon_L(column) -> comm_c
+ *   replica = label_L + data in Fr; tree R over it             -> comm_r_last
+ *   comm_r = Poseidon2(comm_c, comm_r_last)
+ *   challenges (interactive / synthetic / NI) and their vanilla proofs -> C1.
+ *
+ * Everything is held in memory (labels: L × sector size; trees: about 1.3 ×
+ * sector size each), so this is meant for 2 KiB and 8 MiB sectors; larger
+ * ones work in principle but need that much RAM and time. */
+#ifndef CUZK_FILECOIN_SEALER_H
+#define CUZK_FILECOIN_SEALER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "filecoin/c1.h"
+#include "filecoin/merkle_tree.h"
+#include "filecoin/proof_types.h"
+
+/* Called at the start of a stage (done = 0) and as it goes; total may be 0. */
+typedef void (*fc_seal_progress_fn)(void *ctx, const char *stage, uint64_t done, uint64_t total);
+
+typedef struct {
+    const fc_seal_proof *proof;
+    uint64_t miner_id, sector_number;
+    uint8_t ticket[32], seed[32];
+    fc_seal_progress_fn progress; /* may be NULL */
+    void *progress_ctx;
+} fc_seal_params;
+
+typedef struct {
+    const fc_seal_proof *proof;
+    uint64_t nodes;
+    unsigned layers;
+    uint64_t miner_id, sector_number;
+    uint8_t ticket[32], seed[32];
+    uint8_t comm_d[32], replica_id[32], comm_c[32], comm_r_last[32], comm_r[32];
+    uint8_t *labels;    /* layers × nodes × 32: label(l, v) at ((l-1)*nodes + v)*32 */
+    merkle_tree tree_d; /* leaves: the padded data */
+    merkle_tree tree_c; /* leaves: column hashes */
+    merkle_tree tree_r; /* leaves: the replica (sealed sector) */
+} fc_sealed;
+
+/* PreCommit 1 and 2 over `padded` (nodes × 32 bytes, every node's top two
+ * bits clear; copied).  Returns 0, or -1 with a message (bad data, out of
+ * memory); s is then empty (fc_sealed_free is safe either way). */
+int fc_seal_precommit(fc_sealed *s, const fc_seal_params *p, const uint8_t *padded, char *err,
+                      size_t cap);
+
+/* Commit phase 1: the challenges and their vanilla proofs as a C1 output
+ * (c1_output_free).  Returns 0, or -1 with a message. */
+int fc_seal_commit1(c1_output **out, const fc_sealed *s, char *err, size_t cap);
+
+void fc_sealed_free(fc_sealed *s);
+
+/* label(l, v) (l = 1..layers). */
+static inline const uint8_t *fc_sealed_label(const fc_sealed *s, unsigned l, uint64_t v) {
+    return s->labels + (((size_t)(l - 1) * s->nodes + v) * 32);
+}
+
+#endif
