@@ -84,6 +84,17 @@ check "prove porep refuses a missing C1" 1 "$cuzk" prove porep --c1 "$dir/none.j
 head -c 100 /dev/urandom >"$dir/short.proof"
 check "verify porep refuses a 100-byte proof" 2 "$cuzk" verify porep --c1 "$dir/a/c1.json" \
     --proof "$dir/short.proof" --params-dir "$params"
+# parameters of another circuit under porep-2k's name are refused
+stem=$("$cuzk" circuit info porep-2k | sed -n 's/^parameters *\([^ ]*\)\.params.*/\1/p')
+mkdir -p "$dir/wrong"
+check "toy parameters under the name $stem" 0 "$cuzk" setup --circuit cubic \
+    --params "$dir/wrong/$stem.params" --vk "$dir/wrong/$stem.vk"
+check "prove porep refuses them" 1 "$cuzk" prove porep --c1 "$dir/a/c1.json" \
+    --params-dir "$dir/wrong" --out "$dir/w.proof"
+check "  saying why" 0 grep -q "ic points, the circuit needs 40: not this circuit's" "$dir/last"
+"$cuzk" prove --circuit cubic --params "$dir/wrong/$stem.params" --proof "$dir/toy.proof" >/dev/null
+check "verify porep refuses them" 2 "$cuzk" verify porep --c1 "$dir/a/c1.json" \
+    --proof "$dir/toy.proof" --params-dir "$dir/wrong"
 if [ "$mode" = quick ]; then
     echo "$fails failed"
     exit "$fails"

@@ -34,7 +34,8 @@ typedef struct {
     int test_only; /* the .meta says these are test parameters */
 } porep_params_loaded;
 
-/* Opens path and checks its counts against e (NULL: no check).  Returns 0,
+/* Opens path and checks its counts against e (NULL: no check; a zero
+ * section count in e: that section not checked).  Returns 0,
  * or -1 with a message in err. */
 int porep_params_load(porep_params_loaded *p, const char *path, const char *meta_path,
                       const porep_params_expect *e, unsigned threads, char *err, size_t cap);
