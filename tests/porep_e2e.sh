@@ -123,6 +123,9 @@ prove_and_verify() { # prove_and_verify NAME
     done
 }
 prove_and_verify a
+check "verify porep a, parameters from \$FIL_PROOFS_PARAMETER_CACHE" 0 \
+    env FIL_PROOFS_PARAMETER_CACHE="$params" "$cuzk" verify porep --c1 "$dir/a/c1.json" \
+    --proof "$dir/a.proof"
 check "verify porep: sector a's proof against sector b" 1 "$cuzk" verify porep \
     --c1 "$dir/b/c1.json" --proof "$dir/a.proof" --params-dir "$params"
 "$cuzk" porep public-inputs --c1 "$dir/b/c1.json" >"$dir/b.pub0"
