@@ -12,6 +12,7 @@
  *    columns, comm_r or a root that disagrees across the partition;
  *  - a non-canonical node or a partition out of range is an error. */
 #include "check.h"
+#include "filecoin/challenges.h"
 #include "filecoin/porep_inputs.h"
 #include "filecoin/sealer.h"
 #include "filecoin/sealer_data.h"
@@ -155,13 +156,36 @@ static const char *corrupt(c1_output *c, int what, unsigned i) {
         for (unsigned l = 0; l < c->layers; l++)
             x->labeling[l].node ^= 1;
         return "derived";
-    case BAD_SEED:
-        c->seed[0] ^= 1;
+    case BAD_SEED: { /* a seed whose challenges differ (a flip may keep them) */
+        uint64_t before[64], after[64];
+        char e[128];
+        CHECK(c->challenges <= 64);
+        CHECK(fc_porep_challenges(before, c->proof, 0, c->replica_id, c->comm_r, c->seed, e,
+                                  sizeof e) == 0);
+        for (unsigned j = 0; j < 32 * 8; j++) {
+            c->seed[j / 8] ^= (uint8_t)(1u << (j % 8));
+            CHECK(fc_porep_challenges(after, c->proof, 0, c->replica_id, c->comm_r, c->seed, e,
+                                      sizeof e) == 0);
+            if (memcmp(before, after, c->challenges * sizeof(uint64_t)) != 0)
+                break;
+        }
         return "derived";
-    case BAD_SWAP: { /* two DRG parent columns exchanged */
-        c1_column t = x->drg[1];
-        x->drg[1] = x->drg[2];
-        x->drg[2] = t;
+    }
+    case BAD_SWAP: { /* two parent columns of different nodes exchanged (parents repeat) */
+        c1_column *col[POREP_COLUMNS - 1];
+        for (unsigned k = 0; k < POREP_DRG_PARENTS; k++)
+            col[k] = &x->drg[k];
+        for (unsigned k = 0; k < POREP_EXP_PARENTS; k++)
+            col[POREP_DRG_PARENTS + k] = &x->exp[k];
+        for (unsigned a = 0; a < POREP_COLUMNS - 1; a++)
+            for (unsigned b = a + 1; b < POREP_COLUMNS - 1; b++)
+                if (col[a]->index != col[b]->index) {
+                    c1_column t = *col[a];
+                    *col[a] = *col[b];
+                    *col[b] = t;
+                    return "";
+                }
+        CHECK(!"every parent column opens the same node");
         return "";
     }
     case BAD_COMM_R:
