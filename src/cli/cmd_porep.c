@@ -343,6 +343,10 @@ int cmd_prove_porep(int argc, char **argv) {
             printf("prove porep: %s: %u proof%s (%zu bytes) verified and written to %s\n",
                    f.c->proof->name, P, P == 1 ? "" : "s", n, a.out);
             timing_print(&t, P);
+            if (f.c->proof->variant == FC_POREP_NI)
+                printf("note: NI-PoRep goes on chain as a SnarkPack aggregate of these %u "
+                       "partition proofs; cuzk does not aggregate yet\n",
+                       P);
             rc = 0;
         }
         free(bytes);

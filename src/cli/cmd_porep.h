@@ -3,7 +3,8 @@
  *       every partition's witness read from the C1 and checked natively, its
  *       public inputs derived natively (challenges, graph parents), proved,
  *       verified; the 192-byte proofs concatenated in partition order are
- *       written only when all verified.  Per-phase timing on stdout.
+ *       written only when all verified.  Per-phase timing on stdout.  (NI-PoRep:
+ *       the partition proofs; the chain wants their SnarkPack aggregate.)
  *   verify porep --c1 FILE --proof proof.bin [--params-dir DIR]
  *       OK (exit 0), INVALID (exit 1) or an error (exit 2).
  *   porep public-inputs --c1 FILE [--partition K]
