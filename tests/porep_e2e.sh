@@ -9,7 +9,8 @@
 # Always (no parameters needed): the public inputs are 39 lines; a C1 with one
 # flipped label byte or path hash is refused by `cuzk prove porep` with the
 # native check's message and no proof is written; a truncated C1 and a missing
-# one are clear errors; verify porep refuses a proof of the wrong length.
+# one are clear errors; verify porep refuses a proof of the wrong length; Synthetic
+# and NI C1s pass the native checks; parameters of another circuit are refused.
 #
 # usage: porep_e2e.sh CUZK ORACLE_DIR PARAM_DIR [quick|full|all]
 #   quick: only the checks that need no parameters
@@ -84,6 +85,17 @@ check "prove porep refuses a missing C1" 1 "$cuzk" prove porep --c1 "$dir/none.j
 head -c 100 /dev/urandom >"$dir/short.proof"
 check "verify porep refuses a 100-byte proof" 2 "$cuzk" verify porep --c1 "$dir/a/c1.json" \
     --proof "$dir/short.proof" --params-dir "$params"
+# Synthetic and NI C1s pass the native checks (proved in mode all)
+seal s StackedDrg2KiBV1_1_Feat_SyntheticPoRep 3
+seal ni StackedDrg2KiBV1_2_Feat_NonInteractivePoRep 4
+for x in s ni; do
+    check "prove porep $x: C1 checked, then no parameters in an empty dir" 1 "$cuzk" prove porep \
+        --c1 "$dir/$x/c1.json" --params-dir "$dir/empty" --out "$dir/$x.none"
+    check "  the witness was checked" 0 grep -q "witness checked, public inputs derived" "$dir/last"
+done
+"$cuzk" porep public-inputs --c1 "$dir/ni/c1.json" >"$dir/ni.pub"
+check "NI: 13 partitions of 39 public inputs" 0 test "$(grep -c '^[0-9a-f]\{64\}$' "$dir/ni.pub")" = 507
+
 # parameters of another circuit under porep-2k's name are refused
 stem=$("$cuzk" circuit info porep-2k | sed -n 's/^parameters *\([^ ]*\)\.params.*/\1/p')
 mkdir -p "$dir/wrong"
@@ -138,9 +150,7 @@ check "verify porep: C negated" 1 "$cuzk" verify porep --c1 "$dir/a/c1.json" \
     --proof "$dir/flip.proof" --params-dir "$params"
 
 if [ "$mode" = all ]; then
-    seal s StackedDrg2KiBV1_1_Feat_SyntheticPoRep 3
     prove_and_verify s
-    seal ni StackedDrg2KiBV1_2_Feat_NonInteractivePoRep 4
     prove_and_verify ni
 fi
 echo "$fails failed"
