@@ -15,17 +15,18 @@
 #include "filecoin/sealer_data.h"
 #include "filecoin/vanilla_verify.h"
 #include "util/hex.h"
+#include "util/parallel.h"
 
 static const char *seal_usage =
     "cuzk seal --sector-size 2KiB|8MiB|512MiB --registered-proof NAME|ID "
     "[--data FILE | --zeros | --random SEED] --miner-id N --sector-number N --ticket HEX "
-    "--seed HEX --out DIR [--curio]";
+    "--seed HEX --out DIR [--curio] [--threads N]";
 static const char *vv_usage = "cuzk verify-vanilla --c1 FILE [--miner-id N --sector-number N]";
 
 static int parse_u64(uint64_t *out, const char *s, const char *what, const char *cmd) {
     char *end;
     errno = 0;
-    unsigned long long v = s && *s && *s != '-' ? strtoull(s, &end, 0) : 0;
+    unsigned long long v = s && *s && *s != '-' ? strtoull(s, &end, 10) : 0;
     if (!s || !*s || *s == '-' || *end || errno) {
         fprintf(stderr, "cuzk %s: bad %s \"%s\"\n", cmd, what, s ? s : "");
         return -1;
@@ -177,7 +178,8 @@ int cmd_seal(int argc, char **argv) {
                             {"--miner-id", &miner},   {"--sector-number", &sector},
                             {"--ticket", &ticket},    {"--seed", &seed},
                             {"--out", &out}};
-    int prc = cli_parse(nrest, rest, opts, sizeof opts / sizeof opts[0], NULL, seal_usage);
+    unsigned threads = par_cpu_count();
+    int prc = cli_parse(nrest, rest, opts, sizeof opts / sizeof opts[0], &threads, seal_usage);
     free(rest);
     if (prc != 0)
         return 2;
@@ -203,7 +205,9 @@ int cmd_seal(int argc, char **argv) {
                 p->shape->size_name);
         return 2;
     }
-    fc_seal_params sp = {.proof = p};
+    fc_seal_params sp = {.proof = p, .threads = threads};
+    if ((miner[0] == 'f' || miner[0] == 't') && miner[1] == '0' && miner[2])
+        miner += 2; /* an ID address: f01000 */
     if (parse_u64(&sp.miner_id, miner, "--miner-id", "seal") != 0 ||
         parse_u64(&sp.sector_number, sector, "--sector-number", "seal") != 0 ||
         parse_hex32(sp.ticket, ticket, "--ticket") != 0 ||

@@ -4,7 +4,8 @@
  *
  *   seal --sector-size 2KiB|8MiB|512MiB --registered-proof NAME|ID
  *        [--data FILE | --zeros | --random SEED] --miner-id N --sector-number N
- *        --ticket HEX --seed HEX --out DIR [--curio]
+ *        --ticket HEX --seed HEX --out DIR [--curio] [--threads N]
+ *     (--threads: column hashing and encoding; default all CPUs)
  *     writes into DIR (created if missing):
  *       c1.json      the C1 output (serde JSON; Curio's wrapper with --curio)
  *       p_aux        comm_c ‖ comm_r_last, 64 bytes (rust-fil-proofs' PersistentAux)

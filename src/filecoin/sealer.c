@@ -2,6 +2,7 @@
 #include "filecoin/sealer.h"
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "filecoin/merkle_proof.h"
 #include "filecoin/prover_id.h"
 #include "filecoin/replica_id.h"
+#include "util/parallel.h"
 
 static int fail(char *err, size_t cap, const char *fmt, ...) {
     if (err && cap) {
@@ -72,6 +74,44 @@ static int build_tree(merkle_tree *t, tree_hasher h, const fc_sector_shape *sh,
     return 0;
 }
 
+/* Column hashing and encoding, PASS_CHUNK nodes a task. */
+enum { PASS_CHUNK = 4096 };
+typedef struct {
+    const fc_sealed *s;
+    const uint8_t *data; /* encode_task: the padded data */
+    uint8_t *out;        /* nodes x 32 */
+    _Atomic int failed;
+} pass_ctx;
+
+static void column_task(void *ctx, size_t task, unsigned worker) {
+    (void)worker;
+    pass_ctx *pc = ctx;
+    const fc_sealed *s = pc->s;
+    uint8_t col[11 * 32];
+    uint64_t end = (uint64_t)(task + 1) * PASS_CHUNK;
+    for (uint64_t v = (uint64_t)task * PASS_CHUNK; v < end && v < s->nodes; v++) {
+        for (unsigned l = 1; l <= s->layers; l++)
+            memcpy(col + 32 * (l - 1), fc_sealed_label(s, l, v), 32);
+        if (merkle_hash_node(pc->out + v * 32, TREE_HASH_POSEIDON, col, s->layers) != MERKLE_OK)
+            pc->failed = 1;
+    }
+}
+
+/* replica(v) = label_L(v) + data(v) in Fr (both canonical: trimmed / padded). */
+static void encode_task(void *ctx, size_t task, unsigned worker) {
+    (void)worker;
+    pass_ctx *pc = ctx;
+    const fc_sealed *s = pc->s;
+    uint64_t end = (uint64_t)(task + 1) * PASS_CHUNK;
+    for (uint64_t v = (uint64_t)task * PASS_CHUNK; v < end && v < s->nodes; v++) {
+        fr k, d, r;
+        fr_from_bytes_le(&k, fc_sealed_label(s, s->layers, v));
+        fr_from_bytes_le(&d, pc->data + v * 32);
+        fr_add(&r, &k, &d);
+        fr_to_bytes_le(pc->out + v * 32, &r);
+    }
+}
+
 int fc_seal_precommit(fc_sealed *s, const fc_seal_params *p, const uint8_t *padded, char *err,
                       size_t cap) {
     memset(s, 0, sizeof *s);
@@ -110,34 +150,25 @@ int fc_seal_precommit(fc_sealed *s, const fc_seal_params *p, const uint8_t *padd
     if (label_layers(s, p, err, cap) != 0)
         goto out;
     /* PreCommit 2: tree C over the columns, the replica and tree R */
-    uint8_t col[11 * 32];
     if (s->layers > 11) {
         fail(err, cap, "%u layers: more than 11", s->layers);
         goto out;
     }
-    uint64_t step = s->nodes / 32 + 1;
-    for (uint64_t v = 0; v < s->nodes; v++) {
-        for (unsigned l = 1; l <= s->layers; l++)
-            memcpy(col + 32 * (l - 1), fc_sealed_label(s, l, v), 32);
-        int hr = merkle_hash_node(leaves + v * 32, TREE_HASH_POSEIDON, col, s->layers);
-        if (hr != MERKLE_OK) {
-            fail(err, cap, "column %llu: %s", (unsigned long long)v, merkle_strerror(hr));
-            goto out;
-        }
-        if ((v + 1) % step == 0)
-            progress(p, "column hashes", v + 1, s->nodes);
+    progress(p, "column hashes", 0, s->nodes);
+    pass_ctx pc = {s, NULL, leaves, 0};
+    par_run(p->threads, (size_t)((s->nodes + PASS_CHUNK - 1) / PASS_CHUNK), column_task, &pc);
+    if (pc.failed) {
+        fail(err, cap, "a column could not be hashed");
+        goto out;
     }
+    progress(p, "column hashes", s->nodes, s->nodes);
     progress(p, "tree C", 0, 0);
     if (build_tree(&s->tree_c, TREE_HASH_POSEIDON, sh, leaves, s->nodes, "C", err, cap) != 0)
         goto out;
     memcpy(s->comm_c, merkle_tree_root(&s->tree_c), 32);
-    for (uint64_t v = 0; v < s->nodes; v++) {
-        fr k, d, r;
-        fr_from_bytes_le(&k, fc_sealed_label(s, s->layers, v)); /* trimmed: canonical */
-        fr_from_bytes_le(&d, padded + v * 32);                  /* < 2^254: canonical */
-        fr_add(&r, &k, &d);
-        fr_to_bytes_le(leaves + v * 32, &r);
-    }
+    progress(p, "encoding", 0, 0);
+    pc.data = padded;
+    par_run(p->threads, (size_t)((s->nodes + PASS_CHUNK - 1) / PASS_CHUNK), encode_task, &pc);
     progress(p, "tree R", 0, 0);
     if (build_tree(&s->tree_r, TREE_HASH_POSEIDON, sh, leaves, s->nodes, "R", err, cap) != 0)
         goto out;

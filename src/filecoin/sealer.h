@@ -32,7 +32,8 @@ typedef struct {
     const fc_seal_proof *proof;
     uint64_t miner_id, sector_number;
     uint8_t ticket[32], seed[32];
-    fc_seal_progress_fn progress; /* may be NULL */
+    unsigned threads;             /* for column hashing and encoding; 0 or 1: inline */
+    fc_seal_progress_fn progress; /* may be NULL; called from the calling thread */
     void *progress_ctx;
 } fc_seal_params;
 
