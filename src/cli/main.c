@@ -9,6 +9,8 @@
 #include "cli/cmd_groth16.h"
 #include "cli/cmd_hash.h"
 #include "cli/cmd_post.h"
+#include "cli/cmd_porep.h"
+#include "cli/porep_params.h"
 #include "cli/cmd_seal.h"
 #include "cli/cmd_zkey.h"
 #include "cli/selftest.h"
@@ -46,6 +48,11 @@ static int usage(FILE *to) {
             "  verify-vanilla --c1 FILE [--miner-id N --sector-number N]   verify a C1's proofs\n"
             "  post-vanilla --registered-proof ID --sector-dir D --randomness HEX --out F\n"
             "                                   PoSt vanilla proof (bincode) of a sealed sector\n"
+            "  setup porep-2k|porep-8m|... --out DIR        TEST-ONLY PoRep parameters (Filecoin "
+            "names)\n"
+            "  prove porep --c1 F --params-dir D [--out P]  PoRep C2: C1 -> verified proof\n"
+            "  verify porep --c1 F --proof P --params-dir D verify a PoRep proof: OK/INVALID\n"
+            "  porep public-inputs --c1 F [--partition K]   the derived public inputs (hex)\n"
             "  version                                      print the version\n"
             "  help                                         this text\n",
             CUZK_VERSION_STRING);
@@ -58,6 +65,14 @@ int main(int argc, char **argv) {
     const char *cmd = argv[1];
     if (strcmp(cmd, "selftest") == 0)
         return cmd_selftest(argc - 2, argv + 2);
+    if (strcmp(cmd, "setup") == 0 && argc > 2 && strncmp(argv[2], "porep-", 6) == 0)
+        return cmd_setup_porep(argc - 2, argv + 2);
+    if (strcmp(cmd, "prove") == 0 && argc > 2 && strcmp(argv[2], "porep") == 0)
+        return cmd_prove_porep(argc - 3, argv + 3);
+    if (strcmp(cmd, "verify") == 0 && argc > 2 && strcmp(argv[2], "porep") == 0)
+        return cmd_verify_porep(argc - 3, argv + 3);
+    if (strcmp(cmd, "porep") == 0)
+        return cmd_porep(argc - 2, argv + 2);
     if (strcmp(cmd, "setup") == 0)
         return cmd_setup(argc - 2, argv + 2);
     if (strcmp(cmd, "prove") == 0 && argc > 2 && strcmp(argv[2], "zkey") == 0)

@@ -1,0 +1,442 @@
+/* cuzk prove porep / verify porep / porep public-inputs: see cmd_porep.h. */
+#include "cli/cmd_porep.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/args.h"
+#include "cli/porep_params.h"
+#include "filecoin/c1.h"
+#include "filecoin/porep_inputs.h"
+#include "groth16/prover.h"
+#include "groth16/verify.h"
+#include "util/hex.h"
+#include "util/parallel.h"
+#include "util/timing.h"
+
+/* A decoded C1 file with its graph. */
+typedef struct {
+    c1_output *c;
+    fc_graph g;
+    int have_graph;
+} c1_file;
+
+static void c1_file_free(c1_file *f) {
+    c1_output_free(f->c);
+    if (f->have_graph)
+        fc_graph_free(&f->g);
+    memset(f, 0, sizeof *f);
+}
+
+static int c1_file_open(c1_file *f, const char *path, const char *cmd) {
+    memset(f, 0, sizeof *f);
+    c1_error ce;
+    if (c1_decode_file(&f->c, path, &ce) != C1_OK) {
+        fprintf(stderr, "cuzk %s: %s: not a usable C1 output: %s: %s\n", cmd, path,
+                c1_status_str(ce.status), ce.msg);
+        return -1;
+    }
+    if (fc_graph_init_proof(&f->g, f->c->proof) != 0) {
+        fprintf(stderr, "cuzk %s: cannot build the %s graph\n", cmd, f->c->proof->name);
+        c1_file_free(f);
+        return -1;
+    }
+    f->have_graph = 1;
+    return 0;
+}
+
+static void print_inputs(FILE *to, const porep_public *pub) {
+    for (size_t i = 0; i < pub->n_inputs; i++) {
+        uint8_t b[FR_BYTES];
+        char hex[2 * FR_BYTES + 1];
+        fr_to_bytes_le(b, &pub->inputs[i]);
+        hex_encode(hex, b, FR_BYTES);
+        fprintf(to, "%s\n", hex);
+    }
+}
+
+/* ---- porep public-inputs ----------------------------------------------------------- */
+
+int cmd_porep(int argc, char **argv) {
+    const char *usage = "cuzk porep public-inputs --c1 FILE [--partition K]";
+    if (argc < 1 || strcmp(argv[0], "public-inputs") != 0) {
+        fprintf(stderr, "usage: %s\n", usage);
+        return 2;
+    }
+    const char *file = NULL, *part = NULL;
+    const cli_opt opts[] = {{"--c1", &file}, {"--partition", &part}};
+    if (cli_parse(argc - 1, argv + 1, opts, 2, NULL, usage))
+        return 2;
+    if (!file) {
+        fprintf(stderr, "usage: %s\n", usage);
+        return 2;
+    }
+    c1_file f;
+    if (c1_file_open(&f, file, "porep"))
+        return 1;
+    unsigned first = 0, last = f.c->partitions;
+    if (part) {
+        char *end;
+        unsigned long k = strtoul(part, &end, 10);
+        if (*end || !*part || k >= f.c->partitions) {
+            fprintf(stderr, "cuzk porep: --partition \"%s\": the C1 output has %u partitions\n",
+                    part, f.c->partitions);
+            c1_file_free(&f);
+            return 2;
+        }
+        first = (unsigned)k;
+        last = first + 1;
+    }
+    int rc = 0;
+    for (unsigned k = first; k < last && rc == 0; k++) {
+        porep_public pub;
+        char err[512];
+        if (porep_c1_public(&pub, f.c, k, &f.g, err, sizeof err)) {
+            fprintf(stderr, "cuzk porep: partition %u: %s\n", k, err);
+            rc = 1;
+            break;
+        }
+        printf("# %s partition %u: %zu public inputs, 32-byte little-endian Fr, one per line\n",
+               f.c->proof->name, k, pub.n_inputs);
+        print_inputs(stdout, &pub);
+        porep_public_free(&pub);
+    }
+    c1_file_free(&f);
+    return rc;
+}
+
+/* ---- prove --------------------------------------------------------------------------- */
+
+typedef struct {
+    double decode, params, pub, witness, synth, prove, verify, write, total;
+    groth16_prove_timing p; /* summed over partitions */
+} porep_timing;
+
+static void timing_add(groth16_prove_timing *a, const groth16_prove_timing *b) {
+    a->h_ms += b->h_ms;
+    a->scalars_ms += b->scalars_ms;
+    a->msm_l_ms += b->msm_l_ms;
+    a->msm_a_ms += b->msm_a_ms;
+    a->msm_b1_ms += b->msm_b1_ms;
+    a->msm_b2_ms += b->msm_b2_ms;
+    a->msm_h_ms += b->msm_h_ms;
+    a->assemble_ms += b->assemble_ms;
+    a->total_ms += b->total_ms;
+}
+
+static void timing_print(const porep_timing *t, unsigned partitions) {
+    printf("timing (s), %u partition%s:\n", partitions, partitions == 1 ? "" : "s");
+    printf("  decode C1          %8.3f\n", t->decode / 1e3);
+    printf("  load parameters    %8.3f\n", t->params / 1e3);
+    printf("  public inputs      %8.3f  (challenges, graph parents)\n", t->pub / 1e3);
+    printf("  witness + check    %8.3f\n", t->witness / 1e3);
+    printf("  synthesis          %8.3f\n", t->synth / 1e3);
+    printf("  prove              %8.3f  (H %.3f, scalars %.3f, MSM L %.3f A %.3f B1 %.3f "
+           "B2 %.3f H %.3f, assemble %.3f)\n",
+           t->prove / 1e3, t->p.h_ms / 1e3, t->p.scalars_ms / 1e3, t->p.msm_l_ms / 1e3,
+           t->p.msm_a_ms / 1e3, t->p.msm_b1_ms / 1e3, t->p.msm_b2_ms / 1e3, t->p.msm_h_ms / 1e3,
+           t->p.assemble_ms / 1e3);
+    printf("  verify             %8.3f\n", t->verify / 1e3);
+    printf("  total              %8.3f\n", t->total / 1e3);
+}
+
+/* One partition's natively derived public inputs and its checked witness. */
+typedef struct {
+    porep_public pub;
+    porep_c1_witness w;
+} partition_in;
+
+static void partition_in_free(partition_in *p) {
+    porep_public_free(&p->pub);
+    porep_c1_witness_free(&p->w);
+}
+
+/* Everything the proof of partition k needs, checked: a C1 that is not a
+ * valid vanilla proof is refused here, before parameters are even loaded. */
+static int partition_prepare(partition_in *in, const c1_file *f, unsigned k, porep_timing *t) {
+    char err[512];
+    memset(in, 0, sizeof *in);
+    double t0 = timing_now_ms();
+    if (porep_c1_public(&in->pub, f->c, k, &f->g, err, sizeof err)) {
+        fprintf(stderr, "cuzk prove porep: partition %u: %s\n", k, err);
+        return -1;
+    }
+    double t1 = timing_now_ms();
+    if (porep_c1_witness_get(&in->w, f->c, k, err, sizeof err) ||
+        porep_c1_check(&in->w, &in->pub, err, sizeof err)) {
+        fprintf(stderr,
+                "cuzk prove porep: partition %u: the C1 output is not a valid vanilla proof: "
+                "%s; no proof written\n",
+                k, err);
+        partition_in_free(in);
+        return -1;
+    }
+    t->pub += t1 - t0;
+    t->witness += timing_now_ms() - t1;
+    return 0;
+}
+
+/* Proves partition k into *proof and verifies it. */
+static int prove_partition(groth16_proof *proof, const partition_in *in, unsigned k,
+                           const porep_params_loaded *lp, const groth16_pvk *pvk, unsigned threads,
+                           porep_timing *t) {
+    const porep_public *pub = &in->pub;
+    double t2 = timing_now_ms();
+    int rc = -1;
+    r1cs_cs *cs = r1cs_cs_new(R1CS_PROVE, 0, NULL);
+    r1cs_partition part;
+    memset(&part, 0, sizeof part);
+    if (!cs || porep_circuit_synthesize(cs, &in->w.shape, &in->w.w) || r1cs_finish(cs) ||
+        r1cs_take_partition(cs, &part)) {
+        fprintf(stderr, "cuzk prove porep: partition %u: synthesis failed: %s\n", k,
+                cs ? r1cs_error_message(cs) : "out of memory");
+        goto out;
+    }
+    double t3 = timing_now_ms();
+    /* the inputs synthesis made must be the natively derived ones */
+    int same = part.num_inputs == pub->n_inputs + 1;
+    for (size_t i = 0; same && i < pub->n_inputs; i++)
+        same = fr_equal(&part.input[i + 1], &pub->inputs[i]);
+    if (!same) {
+        fprintf(stderr,
+                "cuzk prove porep: partition %u: the circuit's public inputs differ from "
+                "the derived ones\n",
+                k);
+        goto out;
+    }
+    groth16_error ge = {0};
+    groth16_prove_timing pt;
+    if (groth16_prove_cpu(proof, &part, 1, &lp->d, NULL, NULL, threads, &pt, &ge) != GROTH16_OK) {
+        fprintf(stderr, "cuzk prove porep: partition %u: %s\n", k, ge.msg);
+        goto out;
+    }
+    double t4 = timing_now_ms();
+    if (groth16_verify(pvk, proof, pub->inputs, pub->n_inputs, &ge) != GROTH16_OK) {
+        fprintf(stderr,
+                "cuzk prove porep: partition %u: the proof failed verification (%s); no proof "
+                "written\n",
+                k, ge.msg);
+        goto out;
+    }
+    double t5 = timing_now_ms();
+    t->synth += t3 - t2;
+    t->prove += t4 - t3;
+    t->verify += t5 - t4;
+    timing_add(&t->p, &pt);
+    fprintf(stderr, "prove porep: partition %u: %zu rows, proved in %.1f s, verified\n", k,
+            part.num_constraints, (t4 - t3) / 1e3);
+    rc = 0;
+out:
+    r1cs_partition_free(&part);
+    r1cs_cs_free(cs);
+    return rc;
+}
+
+typedef struct {
+    const char *c1, *dir, *out, *proof;
+    unsigned threads;
+} porep_args;
+
+static int params_for(char *params, char *vk, char *meta, size_t cap, const porep_args *a,
+                      const c1_file *f) {
+    if (porep_params_paths(params, vk, meta, cap, a->dir, f->c->proof->shape)) {
+        fprintf(stderr, "cuzk: parameter path too long\n");
+        return -1;
+    }
+    return 0;
+}
+
+int cmd_prove_porep(int argc, char **argv) {
+    const char *usage = "cuzk prove porep --c1 FILE [--params-dir DIR] [--out proof.bin] "
+                        "[--threads N]   (DIR default: $FIL_PROOFS_PARAMETER_CACHE)";
+    porep_args a = {0};
+    a.threads = par_cpu_count();
+    a.out = "proof.bin";
+    const cli_opt opts[] = {{"--c1", &a.c1}, {"--params-dir", &a.dir}, {"--out", &a.out}};
+    if (cli_parse(argc, argv, opts, 3, &a.threads, usage))
+        return 2;
+    if (!a.c1) {
+        fprintf(stderr, "usage: %s\n", usage);
+        return 2;
+    }
+    porep_timing t;
+    memset(&t, 0, sizeof t);
+    double t0 = timing_now_ms();
+    c1_file f;
+    if (c1_file_open(&f, a.c1, "prove porep"))
+        return 1;
+    const unsigned P = f.c->partitions;
+    fprintf(stderr, "prove porep: %s, %u partition%s of %u challenges\n", f.c->proof->name, P,
+            P == 1 ? "" : "s", f.c->challenges);
+    t.decode = timing_now_ms() - t0;
+    partition_in *in = calloc(P, sizeof *in);
+    unsigned ready = 0;
+    while (in && ready < P && partition_prepare(&in[ready], &f, ready, &t) == 0)
+        ready++;
+    if (ready < P) {
+        if (!in)
+            fprintf(stderr, "cuzk prove porep: out of memory\n");
+        for (unsigned i = 0; in && i < ready; i++)
+            partition_in_free(&in[i]);
+        free(in);
+        c1_file_free(&f);
+        return 1;
+    }
+    fprintf(stderr, "prove porep: witness checked, public inputs derived (%.1f ms)\n",
+            t.pub + t.witness);
+    double t1 = timing_now_ms();
+    char params[4096], vk[4096], meta[4096], err[512] = "cannot count the circuit";
+    porep_shape s;
+    porep_params_expect e;
+    porep_params_loaded lp;
+    int rc = 1;
+    if (params_for(params, vk, meta, sizeof params, &a, &f) ||
+        porep_c1_shape(&s, f.c, err, sizeof err)) {
+        fprintf(stderr, "cuzk prove porep: %s\n", err);
+        goto done;
+    }
+    /* only the input count here: counting a 32 GiB circuit takes minutes, and
+     * the prover refuses parameters whose sections or densities differ */
+    memset(&e, 0, sizeof e);
+    e.inputs = porep_num_public_inputs(&s) + 1;
+    if (porep_params_load(&lp, params, meta, &e, a.threads, err, sizeof err)) {
+        fprintf(stderr, "cuzk prove porep: %s\n", err);
+        goto done;
+    }
+    if (lp.test_only)
+        fprintf(stderr, "prove porep: WARNING: %s are TEST-ONLY parameters (see its .meta)\n",
+                params);
+    t.params = timing_now_ms() - t1;
+    groth16_pvk pvk;
+    groth16_error ge = {0};
+    groth16_proof *proofs = calloc(P, sizeof *proofs);
+    if (!proofs || groth16_pvk_prepare(&pvk, &lp.gp.vk, &ge) != GROTH16_OK) {
+        fprintf(stderr, "cuzk prove porep: %s\n", proofs ? ge.msg : "out of memory");
+        free(proofs);
+        porep_params_free(&lp);
+        goto done;
+    }
+    unsigned k = 0;
+    while (k < P && prove_partition(&proofs[k], &in[k], k, &lp, &pvk, a.threads, &t) == 0)
+        k++;
+    if (k == P) {
+        double tw = timing_now_ms();
+        uint8_t *bytes = malloc((size_t)P * GROTH16_PROOF_BYTES);
+        for (unsigned i = 0; bytes && i < P; i++)
+            groth16_proof_write(bytes + (size_t)i * GROTH16_PROOF_BYTES, &proofs[i]);
+        char tmp[4200];
+        snprintf(tmp, sizeof tmp, "%s.tmp%ld", a.out, (long)getpid());
+        FILE *o = bytes ? fopen(tmp, "wb") : NULL;
+        size_t n = (size_t)P * GROTH16_PROOF_BYTES;
+        int ok = o && fwrite(bytes, 1, n, o) == n;
+        if (o)
+            ok &= fclose(o) == 0;
+        ok = ok && rename(tmp, a.out) == 0;
+        if (!ok) {
+            unlink(tmp);
+            fprintf(stderr, "cuzk prove porep: cannot write %s\n", a.out);
+        } else {
+            t.write = timing_now_ms() - tw;
+            t.total = timing_now_ms() - t0;
+            printf("prove porep: %s: %u proof%s (%zu bytes) verified and written to %s\n",
+                   f.c->proof->name, P, P == 1 ? "" : "s", n, a.out);
+            timing_print(&t, P);
+            if (f.c->proof->variant == FC_POREP_NI)
+                printf("note: NI-PoRep goes on chain as a SnarkPack aggregate of these %u "
+                       "partition proofs; cuzk does not aggregate yet\n",
+                       P);
+            rc = 0;
+        }
+        free(bytes);
+    }
+    groth16_pvk_free(&pvk);
+    free(proofs);
+    porep_params_free(&lp);
+done:
+    for (unsigned i = 0; i < P; i++)
+        partition_in_free(&in[i]);
+    free(in);
+    c1_file_free(&f);
+    return rc;
+}
+
+/* ---- verify ------------------------------------------------------------------------ */
+
+int cmd_verify_porep(int argc, char **argv) {
+    const char *usage = "cuzk verify porep --c1 FILE --proof proof.bin [--params-dir DIR]";
+    porep_args a = {0};
+    const cli_opt opts[] = {{"--c1", &a.c1}, {"--params-dir", &a.dir}, {"--proof", &a.proof}};
+    if (cli_parse(argc, argv, opts, 3, NULL, usage))
+        return 2;
+    if (!a.c1 || !a.proof) {
+        fprintf(stderr, "usage: %s\n", usage);
+        return 2;
+    }
+    double t0 = timing_now_ms();
+    c1_file f;
+    if (c1_file_open(&f, a.c1, "verify porep"))
+        return 2;
+    const unsigned P = f.c->partitions;
+    char params[4096], vk_path[4096], meta[4096], err[512];
+    if (params_for(params, vk_path, meta, sizeof params, &a, &f)) {
+        c1_file_free(&f);
+        return 2;
+    }
+    int rc = 2;
+    groth16_error ge = {0};
+    groth16_vk vk;
+    memset(&vk, 0, sizeof vk);
+    groth16_pvk pvk;
+    memset(&pvk, 0, sizeof pvk);
+    const size_t want = (size_t)P * GROTH16_PROOF_BYTES;
+    uint8_t *bytes = malloc(want + 1);
+    groth16_proof *proofs = calloc(P, sizeof *proofs);
+    FILE *pf = fopen(a.proof, "rb");
+    size_t got = pf && bytes ? fread(bytes, 1, want + 1, pf) : 0;
+    if (pf)
+        fclose(pf);
+    size_t n = 0;
+    if (!bytes || !proofs) {
+        fprintf(stderr, "cuzk verify porep: out of memory\n");
+    } else if (!pf) {
+        fprintf(stderr, "cuzk verify porep: cannot read %s\n", a.proof);
+    } else if (got != want) {
+        fprintf(stderr, "cuzk verify porep: %s: %zu%s bytes, %s has %u partitions: expected %zu\n",
+                a.proof, got, got > want ? "+" : "", f.c->proof->name, P, want);
+    } else if (groth16_proof_read_many(proofs, P, &n, bytes, want, &ge) != GROTH16_OK) {
+        fprintf(stderr, "cuzk verify porep: %s: %s\n", a.proof, ge.msg);
+    } else if (groth16_vk_load(&vk, vk_path, &ge) != GROTH16_OK ||
+               groth16_pvk_prepare(&pvk, &vk, &ge) != GROTH16_OK) {
+        fprintf(stderr, "cuzk verify porep: %s: %s\n", vk_path, ge.msg);
+    } else {
+        rc = 0;
+        for (unsigned k = 0; k < P && rc == 0; k++) {
+            porep_public pub;
+            if (porep_c1_public(&pub, f.c, k, &f.g, err, sizeof err)) {
+                fprintf(stderr, "cuzk verify porep: partition %u: %s\n", k, err);
+                rc = 2;
+                break;
+            }
+            groth16_status st = groth16_verify(&pvk, &proofs[k], pub.inputs, pub.n_inputs, &ge);
+            if (st == GROTH16_ERR_INVALID_PROOF) {
+                printf("INVALID (partition %u)\n", k);
+                rc = 1;
+            } else if (st != GROTH16_OK) {
+                fprintf(stderr, "cuzk verify porep: partition %u: %s\n", k, ge.msg);
+                rc = 2;
+            }
+            porep_public_free(&pub);
+        }
+        if (rc == 0)
+            printf("OK: %s, %u partition%s verified in %.1f ms\n", f.c->proof->name, P,
+                   P == 1 ? "" : "s", timing_now_ms() - t0);
+    }
+    groth16_pvk_free(&pvk);
+    groth16_vk_free(&vk);
+    free(proofs);
+    free(bytes);
+    c1_file_free(&f);
+    return rc;
+}

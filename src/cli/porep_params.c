@@ -1,0 +1,332 @@
+/* PoRep parameter files: see porep_params.h. */
+#include "cli/porep_params.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/args.h"
+#include "cuzk/version.h"
+#include "groth16/setup.h"
+#include "util/parallel.h"
+#include "util/timing.h"
+
+static int fail(char *err, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t cap, const char *fmt, ...) {
+    if (err && cap) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, cap, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+int porep_params_expect_get(porep_params_expect *out, const porep_shape *s) {
+    memset(out, 0, sizeof *out);
+    r1cs_cs *cs = r1cs_cs_new(R1CS_COUNT, 0, NULL);
+    if (!cs)
+        return -1;
+    r1cs_counts k;
+    int bad = porep_circuit_synthesize(cs, s, NULL) || r1cs_finish(cs) || r1cs_get_counts(cs, &k);
+    r1cs_cs_free(cs);
+    if (bad)
+        return -1;
+    size_t m = 1;
+    while (m < k.constraints_total)
+        m <<= 1;
+    out->rows = k.constraints_total;
+    out->inputs = k.inputs;
+    out->aux = k.aux;
+    out->n_h = m - 1;
+    out->n_l = k.aux;
+    out->n_a = k.inputs + k.a_aux_density;
+    out->n_b = k.b_input_density + k.b_aux_density;
+    return 0;
+}
+
+int porep_params_paths(char *params, char *vk, char *meta, size_t cap, const char *dir,
+                       const fc_sector_shape *shape) {
+    if (!dir)
+        dir = getenv("FIL_PROOFS_PARAMETER_CACHE");
+    if (!dir || !*dir)
+        dir = "/var/tmp/filecoin-proof-parameters";
+    char stem[160];
+    if (!fc_porep_param_stem(stem, sizeof stem, shape))
+        return -1;
+    if (snprintf(params, cap, "%s/%s.params", dir, stem) >= (int)cap ||
+        snprintf(vk, cap, "%s/%s.vk", dir, stem) >= (int)cap ||
+        snprintf(meta, cap, "%s/%s.meta", dir, stem) >= (int)cap)
+        return -1;
+    return 0;
+}
+
+/* The counts of an opened file against e. */
+static int check_layout(const groth16_params *gp, const porep_params_expect *e, const char *path,
+                        char *err, size_t cap) {
+    const groth16_params_layout *L = &gp->layout;
+    const size_t got[] = {L->n_ic, L->sec[GROTH16_SEC_H].count, L->sec[GROTH16_SEC_L].count,
+                          L->sec[GROTH16_SEC_A].count, L->sec[GROTH16_SEC_B_G1].count};
+    const size_t want[] = {e->inputs, e->n_h, e->n_l, e->n_a, e->n_b};
+    const char *what[] = {"vk ic points", "h points", "l points", "a points", "b points"};
+    for (size_t i = 0; i < 5; i++)
+        if (got[i] != want[i] && (i == 0 || want[i] != 0)) /* 0: not checked */
+            return fail(err, cap,
+                        "%s: %zu %s, the circuit needs %zu: not this circuit's parameters", path,
+                        got[i], what[i], want[i]);
+    return 0;
+}
+
+static int read_meta_test_only(const char *meta_path) {
+    json_error_t je;
+    json_t *m = meta_path ? json_load_file(meta_path, 0, &je) : NULL;
+    int t = m && json_is_true(json_object_get(m, "test_only"));
+    json_decref(m);
+    return t;
+}
+
+void porep_params_free(porep_params_loaded *p) {
+    free(p->h);
+    free(p->l);
+    free(p->a);
+    free(p->b1);
+    free(p->b2);
+    groth16_params_close(&p->gp);
+    memset(p, 0, sizeof *p);
+}
+
+int porep_params_load(porep_params_loaded *p, const char *path, const char *meta_path,
+                      const porep_params_expect *e, unsigned threads, char *err, size_t cap) {
+    memset(p, 0, sizeof *p);
+    groth16_error ge = {0};
+    if (groth16_params_open(&p->gp, path, &ge) != GROTH16_OK)
+        return fail(err, cap, "%s: %s", path, ge.msg);
+    if (e && check_layout(&p->gp, e, path, err, cap)) {
+        porep_params_free(p);
+        return -1;
+    }
+    p->test_only = read_meta_test_only(meta_path);
+    const groth16_params_layout *L = &p->gp.layout;
+    size_t nh = L->sec[GROTH16_SEC_H].count, nl = L->sec[GROTH16_SEC_L].count;
+    size_t na = L->sec[GROTH16_SEC_A].count, nb = L->sec[GROTH16_SEC_B_G1].count;
+    p->h = malloc((nh + 1) * sizeof *p->h);
+    p->l = malloc((nl + 1) * sizeof *p->l);
+    p->a = malloc((na + 1) * sizeof *p->a);
+    p->b1 = malloc((nb + 1) * sizeof *p->b1);
+    p->b2 = malloc((nb + 1) * sizeof *p->b2);
+    /* curve checks only, as rust-fil-proofs reads mapped parameters; every
+     * proof is verified before it is handed out */
+    if (!p->h || !p->l || !p->a || !p->b1 || !p->b2 ||
+        groth16_params_read_g1(&p->gp, GROTH16_SEC_H, 0, nh, p->h, GROTH16_CHECK_CURVE, threads,
+                               &ge) ||
+        groth16_params_read_g1(&p->gp, GROTH16_SEC_L, 0, nl, p->l, GROTH16_CHECK_CURVE, threads,
+                               &ge) ||
+        groth16_params_read_g1(&p->gp, GROTH16_SEC_A, 0, na, p->a, GROTH16_CHECK_CURVE, threads,
+                               &ge) ||
+        groth16_params_read_g1(&p->gp, GROTH16_SEC_B_G1, 0, nb, p->b1, GROTH16_CHECK_CURVE, threads,
+                               &ge) ||
+        groth16_params_read_g2(&p->gp, GROTH16_SEC_B_G2, 0, nb, p->b2, GROTH16_CHECK_CURVE, threads,
+                               &ge)) {
+        fail(err, cap, "%s: %s", path, ge.status ? ge.msg : "out of memory");
+        porep_params_free(p);
+        return -1;
+    }
+    groth16_params_data d = {&p->gp.vk, p->h, nh, p->l, nl, p->a, na, p->b1, p->b2, nb};
+    p->d = d;
+    return 0;
+}
+
+int porep_params_match(const char *params, const char *vk, const porep_params_expect *e, char *err,
+                       size_t cap) {
+    if (access(params, R_OK) != 0 || access(vk, R_OK) != 0)
+        return fail(err, cap, "%s or its .vk: not found", params);
+    groth16_params gp;
+    groth16_error ge = {0};
+    if (groth16_params_open(&gp, params, &ge) != GROTH16_OK)
+        return fail(err, cap, "%s: %s", params, ge.msg);
+    int rc = check_layout(&gp, e, params, err, cap);
+    /* the .vk must be the vk at the head of the .params */
+    FILE *f = rc ? NULL : fopen(vk, "rb");
+    if (!rc) {
+        size_t n = gp.layout.vk_bytes;
+        uint8_t *b = malloc(n + 1);
+        size_t got = f && b ? fread(b, 1, n + 1, f) : 0;
+        if (got != n || memcmp(b, gp.data, n) != 0)
+            rc = fail(err, cap, "%s does not hold the verifying key of %s", vk, params);
+        free(b);
+    }
+    if (f)
+        fclose(f);
+    groth16_params_close(&gp);
+    return rc;
+}
+
+/* ---- test-only setup ------------------------------------------------------------ */
+
+static int write_meta(const char *path, const char *circuit, const char *identifier,
+                      unsigned long long sector_size) {
+    /* rust-fil-proofs' .meta holds {"sector_size": N}; the rest is ours */
+    json_t *m = json_pack("{s:I, s:b, s:s, s:s, s:s, s:s}", "sector_size", (json_int_t)sector_size,
+                          "test_only", 1, "warning",
+                          "INSECURE TEST-ONLY PARAMETERS from random toxic waste seen by one "
+                          "process: whoever ran this setup can forge proofs. They are NOT "
+                          "Filecoin's ceremony parameters despite the file name.",
+                          "generator", "cuzk setup " CUZK_VERSION_STRING, "circuit", circuit,
+                          "identifier", identifier);
+    int rc = m ? json_dump_file(m, path, JSON_INDENT(2)) : -1;
+    json_decref(m);
+    return rc;
+}
+
+static int write_files(const groth16_setup_result *s, const char *params, const char *vk, char *err,
+                       size_t cap) {
+    char tp[4200], tv[4200];
+    snprintf(tp, sizeof tp, "%s.tmp%ld", params, (long)getpid());
+    snprintf(tv, sizeof tv, "%s.tmp%ld", vk, (long)getpid());
+    groth16_error ge = {0};
+    groth16_params_data d = groth16_setup_data(s);
+    FILE *pf = fopen(tp, "wb"), *vf = fopen(tv, "wb");
+    int rc = !pf || !vf ? fail(err, cap, "cannot create %s: %s", !pf ? tp : tv, strerror(errno))
+             : groth16_params_write(pf, &d, &ge) || groth16_vk_write_file(vf, &s->vk, &ge)
+                 ? fail(err, cap, "%s", ge.msg)
+                 : 0;
+    if (pf && fclose(pf) != 0 && !rc)
+        rc = fail(err, cap, "writing %s: %s", tp, strerror(errno));
+    if (vf && fclose(vf) != 0 && !rc)
+        rc = fail(err, cap, "writing %s: %s", tv, strerror(errno));
+    /* rename last, so an interrupted setup never leaves a file under the real name */
+    if (!rc && (rename(tv, vk) != 0 || rename(tp, params) != 0))
+        rc = fail(err, cap, "cannot rename into %s: %s", params, strerror(errno));
+    if (rc) {
+        unlink(tp);
+        unlink(tv);
+    }
+    return rc;
+}
+
+static const fc_sector_shape *parse_porep_name(const char *name) {
+    if (strncmp(name, "porep-", 6) != 0)
+        return NULL;
+    for (unsigned i = 0; i < FC_SECTOR_SIZES; i++)
+        if (strcmp(fc_shape_at(i)->short_name, name + 6) == 0)
+            return fc_shape_at(i);
+    return NULL;
+}
+
+int cmd_setup_porep(int argc, char **argv) {
+    const char *usage =
+        "cuzk setup porep-2k|porep-8m|porep-512m|porep-32g|porep-64g --out DIR [--threads N] "
+        "[--force]";
+    if (argc < 1) {
+        fprintf(stderr, "usage: %s\n", usage);
+        return 2;
+    }
+    const fc_sector_shape *shape = parse_porep_name(argv[0]);
+    if (!shape) {
+        fprintf(stderr, "cuzk setup: unknown PoRep circuit \"%s\"\nusage: %s\n", argv[0], usage);
+        return 2;
+    }
+    int force = 0;
+    char *rest[16];
+    int nrest = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--force") == 0)
+            force = 1;
+        else if (nrest < 16)
+            rest[nrest++] = argv[i];
+    }
+    const char *out = NULL;
+    unsigned threads = par_cpu_count();
+    const cli_opt opts[] = {{"--out", &out}};
+    if (cli_parse(nrest, rest, opts, 1, &threads, usage))
+        return 2;
+    if (!out) {
+        fprintf(stderr, "usage: %s\n", usage);
+        return 2;
+    }
+    if (mkdir(out, 0755) != 0 && errno != EEXIST) {
+        fprintf(stderr, "cuzk setup: cannot create %s: %s\n", out, strerror(errno));
+        return 1;
+    }
+    char params[4096], vk[4096], meta[4096], ident[2048], err[512];
+    if (porep_params_paths(params, vk, meta, sizeof params, out, shape) ||
+        !fc_porep_param_identifier(ident, sizeof ident, shape)) {
+        fprintf(stderr, "cuzk setup: path too long\n");
+        return 2;
+    }
+    porep_shape s;
+    porep_shape_for_sector(
+        &s, shape,
+        fc_seal_proof_by_id(5 + (unsigned)(shape - fc_shape_at(0)))->challenges_per_partition);
+    double t0 = timing_now_ms();
+    porep_params_expect e;
+    if (porep_params_expect_get(&e, &s)) {
+        fprintf(stderr, "cuzk setup: counting the %s circuit failed\n", argv[0]);
+        return 1;
+    }
+    if (!force && porep_params_match(params, vk, &e, err, sizeof err) == 0) {
+        printf("setup %s: reusing %s (matches the circuit: %zu inputs, %zu aux, h %zu)\n", argv[0],
+               params, e.inputs, e.aux, e.n_h);
+        return 0;
+    }
+    if (!force && access(params, F_OK) == 0)
+        fprintf(stderr, "cuzk setup: %s; generating again\n", err);
+    fprintf(stderr,
+            "cuzk setup: WARNING: INSECURE TEST-ONLY PARAMETERS under Filecoin's file name %s. "
+            "They come from random toxic waste this process saw; whoever has it can forge "
+            "proofs. Never use them for anything but tests and benchmarks.\n",
+            params);
+    fprintf(stderr, "setup %s: synthesizing the blank circuit (%zu rows, domain 2^%u)...\n",
+            argv[0], e.rows, (unsigned)__builtin_ctzll((unsigned long long)e.n_h + 1));
+    r1cs_cs *cs = r1cs_cs_new(R1CS_RECORD, 0, NULL);
+    r1cs_matrices mx;
+    if (!cs || porep_circuit_synthesize(cs, &s, NULL) || r1cs_finish(cs) ||
+        r1cs_take_matrices(cs, &mx)) {
+        fprintf(stderr, "cuzk setup: synthesis failed: %s\n",
+                cs ? r1cs_error_message(cs) : "out of memory");
+        r1cs_cs_free(cs);
+        return 1;
+    }
+    r1cs_cs_free(cs);
+    double t1 = timing_now_ms();
+    fprintf(stderr,
+            "setup %s: recorded in %.1f s; evaluating the QAP and the points "
+            "(%u threads)...\n",
+            argv[0], (t1 - t0) / 1e3, threads);
+    groth16_toxic t;
+    groth16_setup_result sr;
+    groth16_error ge = {0};
+    int rc = 1;
+    if (groth16_toxic_random(&t, &ge) != GROTH16_OK ||
+        groth16_setup(&sr, &mx, &t, threads, &ge) != GROTH16_OK) {
+        fprintf(stderr, "cuzk setup: %s\n", ge.msg);
+    } else {
+        memset(&t, 0, sizeof t); /* the waste goes no further than this process */
+        double t2 = timing_now_ms();
+        if (write_meta(meta, argv[0], ident, (unsigned long long)shape->sector_size) != 0)
+            fprintf(stderr, "cuzk setup: cannot write %s\n", meta);
+        else if (write_files(&sr, params, vk, err, sizeof err) != 0)
+            fprintf(stderr, "cuzk setup: %s\n", err);
+        else if (porep_params_match(params, vk, &e, err, sizeof err) != 0)
+            fprintf(stderr, "cuzk setup: the written files do not match the circuit: %s\n", err);
+        else {
+            struct stat st;
+            long long psize = stat(params, &st) == 0 ? (long long)st.st_size : -1;
+            printf("setup %s: %zu rows, %zu inputs, %zu aux; h %zu, l %zu, a %zu, b %zu points\n"
+                   "  %s (%.1f MiB) and .vk, .meta (test-only)\n"
+                   "  time: synthesis %.1f s, setup %.1f s, write %.1f s, total %.1f s\n",
+                   argv[0], mx.num_constraints, mx.num_inputs, mx.num_aux, sr.n_h, sr.n_l, sr.n_a,
+                   sr.n_b, params, (double)psize / 1048576.0, (t1 - t0) / 1e3, (t2 - t1) / 1e3,
+                   (timing_now_ms() - t2) / 1e3, (timing_now_ms() - t0) / 1e3);
+            rc = 0;
+        }
+        groth16_setup_free(&sr);
+    }
+    r1cs_matrices_free(&mx);
+    return rc;
+}
