@@ -48,7 +48,7 @@ static int usage(FILE *to) {
             "  verify-vanilla --c1 FILE [--miner-id N --sector-number N]   verify a C1's proofs\n"
             "  post-vanilla --registered-proof ID --sector-dir D --randomness HEX --out F\n"
             "                                   PoSt vanilla proof (bincode) of a sealed sector\n"
-            "  setup porep-2k|porep-8m|... --out DIR        TEST-ONLY PoRep parameters (Filecoin "
+            "  setup porep-2k|wpost-2k|winning-2k|... --out DIR   TEST-ONLY parameters (Filecoin "
             "names)\n"
             "  prove porep --c1 F --params-dir D [--out P]  PoRep C2: C1 -> verified proof\n"
             "  verify porep --c1 F --proof P --params-dir D verify a PoRep proof: OK/INVALID\n"
@@ -65,7 +65,9 @@ int main(int argc, char **argv) {
     const char *cmd = argv[1];
     if (strcmp(cmd, "selftest") == 0)
         return cmd_selftest(argc - 2, argv + 2);
-    if (strcmp(cmd, "setup") == 0 && argc > 2 && strncmp(argv[2], "porep-", 6) == 0)
+    if (strcmp(cmd, "setup") == 0 && argc > 2 &&
+        (strncmp(argv[2], "porep-", 6) == 0 || strncmp(argv[2], "wpost-", 6) == 0 ||
+         strncmp(argv[2], "winning-", 8) == 0))
         return cmd_setup_porep(argc - 2, argv + 2);
     if (strcmp(cmd, "prove") == 0 && argc > 2 && strcmp(argv[2], "porep") == 0)
         return cmd_prove_porep(argc - 3, argv + 3);

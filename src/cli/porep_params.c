@@ -12,6 +12,7 @@
 
 #include "cli/args.h"
 #include "cuzk/version.h"
+#include "filecoin/post_circuit.h"
 #include "groth16/setup.h"
 #include "util/parallel.h"
 #include "util/timing.h"
@@ -27,13 +28,15 @@ static int fail(char *err, size_t cap, const char *fmt, ...) {
     return -1;
 }
 
-int porep_params_expect_get(porep_params_expect *out, const porep_shape *s) {
+/* Counts of a blank circuit: synth(cs, arg) without values. */
+static int expect_blank(porep_params_expect *out, int (*synth)(r1cs_cs *, const void *),
+                        const void *arg) {
     memset(out, 0, sizeof *out);
     r1cs_cs *cs = r1cs_cs_new(R1CS_COUNT, 0, NULL);
     if (!cs)
         return -1;
     r1cs_counts k;
-    int bad = porep_circuit_synthesize(cs, s, NULL) || r1cs_finish(cs) || r1cs_get_counts(cs, &k);
+    int bad = synth(cs, arg) || r1cs_finish(cs) || r1cs_get_counts(cs, &k);
     r1cs_cs_free(cs);
     if (bad)
         return -1;
@@ -50,20 +53,33 @@ int porep_params_expect_get(porep_params_expect *out, const porep_shape *s) {
     return 0;
 }
 
-int porep_params_paths(char *params, char *vk, char *meta, size_t cap, const char *dir,
-                       const fc_sector_shape *shape) {
+static int blank_porep(r1cs_cs *cs, const void *s) { return porep_circuit_synthesize(cs, s, NULL); }
+static int blank_post(r1cs_cs *cs, const void *s) { return post_circuit_synthesize(cs, s, NULL); }
+
+int porep_params_expect_get(porep_params_expect *out, const porep_shape *s) {
+    return expect_blank(out, blank_porep, s);
+}
+
+/* DIR/STEM.{params,vk,meta} with porep_params_paths' choice of DIR. */
+static int paths_for_stem(char *params, char *vk, char *meta, size_t cap, const char *dir,
+                          const char *stem) {
     if (!dir)
         dir = getenv("FIL_PROOFS_PARAMETER_CACHE");
     if (!dir || !*dir)
         dir = "/var/tmp/filecoin-proof-parameters";
-    char stem[160];
-    if (!fc_porep_param_stem(stem, sizeof stem, shape))
-        return -1;
     if (snprintf(params, cap, "%s/%s.params", dir, stem) >= (int)cap ||
         snprintf(vk, cap, "%s/%s.vk", dir, stem) >= (int)cap ||
         snprintf(meta, cap, "%s/%s.meta", dir, stem) >= (int)cap)
         return -1;
     return 0;
+}
+
+int porep_params_paths(char *params, char *vk, char *meta, size_t cap, const char *dir,
+                       const fc_sector_shape *shape) {
+    char stem[160];
+    if (!fc_porep_param_stem(stem, sizeof stem, shape))
+        return -1;
+    return paths_for_stem(params, vk, meta, cap, dir, stem);
 }
 
 /* The counts of an opened file against e. */
@@ -220,15 +236,27 @@ static const fc_sector_shape *parse_porep_name(const char *name) {
 
 int cmd_setup_porep(int argc, char **argv) {
     const char *usage =
-        "cuzk setup porep-2k|porep-8m|porep-512m|porep-32g|porep-64g --out DIR [--threads N] "
-        "[--force]";
+        "cuzk setup porep-2k|porep-8m|porep-512m|porep-32g|porep-64g|wpost-SIZE|winning-SIZE "
+        "--out DIR [--threads N] [--force]";
     if (argc < 1) {
         fprintf(stderr, "usage: %s\n", usage);
         return 2;
     }
+    /* The circuit: a PoRep shape, or a PoSt proof (wpost-SIZE: WindowPoSt,
+     * whose V1 and V1_1 share parameters; winning-SIZE: WinningPoSt). */
     const fc_sector_shape *shape = parse_porep_name(argv[0]);
-    if (!shape) {
-        fprintf(stderr, "cuzk setup: unknown PoRep circuit \"%s\"\nusage: %s\n", argv[0], usage);
+    const fc_post_proof *post = NULL;
+    for (unsigned i = 0; !shape && i < FC_SECTOR_SIZES; i++) {
+        char w[32], n[32];
+        snprintf(w, sizeof w, "wpost-%s", fc_shape_at(i)->short_name);
+        snprintf(n, sizeof n, "winning-%s", fc_shape_at(i)->short_name);
+        if (strcmp(argv[0], w) == 0)
+            post = fc_post_proof_by_id(5 + i);
+        else if (strcmp(argv[0], n) == 0)
+            post = fc_post_proof_by_id(i);
+    }
+    if (!shape && !post) {
+        fprintf(stderr, "cuzk setup: unknown circuit \"%s\"\nusage: %s\n", argv[0], usage);
         return 2;
     }
     int force = 0;
@@ -253,19 +281,30 @@ int cmd_setup_porep(int argc, char **argv) {
         fprintf(stderr, "cuzk setup: cannot create %s: %s\n", out, strerror(errno));
         return 1;
     }
-    char params[4096], vk[4096], meta[4096], ident[2048], err[512];
-    if (porep_params_paths(params, vk, meta, sizeof params, out, shape) ||
-        !fc_porep_param_identifier(ident, sizeof ident, shape)) {
+    char params[4096], vk[4096], meta[4096], ident[2048], err[512], stem[160];
+    porep_shape s;
+    post_shape ps;
+    int (*blank)(r1cs_cs *, const void *) = shape ? blank_porep : blank_post;
+    const void *arg = shape ? (const void *)&s : (const void *)&ps;
+    if (shape) {
+        porep_shape_for_sector(
+            &s, shape,
+            fc_seal_proof_by_id(5 + (unsigned)(shape - fc_shape_at(0)))->challenges_per_partition);
+    } else {
+        post_shape_for_proof(&ps, post);
+        shape = post->shape;
+    }
+    if (!(post ? fc_post_param_stem(stem, sizeof stem, post)
+               : fc_porep_param_stem(stem, sizeof stem, shape)) ||
+        paths_for_stem(params, vk, meta, sizeof params, out, stem) ||
+        !(post ? fc_post_param_identifier(ident, sizeof ident, post)
+               : fc_porep_param_identifier(ident, sizeof ident, shape))) {
         fprintf(stderr, "cuzk setup: path too long\n");
         return 2;
     }
-    porep_shape s;
-    porep_shape_for_sector(
-        &s, shape,
-        fc_seal_proof_by_id(5 + (unsigned)(shape - fc_shape_at(0)))->challenges_per_partition);
     double t0 = timing_now_ms();
     porep_params_expect e;
-    if (porep_params_expect_get(&e, &s)) {
+    if (expect_blank(&e, blank, arg)) {
         fprintf(stderr, "cuzk setup: counting the %s circuit failed\n", argv[0]);
         return 1;
     }
@@ -285,8 +324,7 @@ int cmd_setup_porep(int argc, char **argv) {
             argv[0], e.rows, (unsigned)__builtin_ctzll((unsigned long long)e.n_h + 1));
     r1cs_cs *cs = r1cs_cs_new(R1CS_RECORD, 0, NULL);
     r1cs_matrices mx;
-    if (!cs || porep_circuit_synthesize(cs, &s, NULL) || r1cs_finish(cs) ||
-        r1cs_take_matrices(cs, &mx)) {
+    if (!cs || blank(cs, arg) || r1cs_finish(cs) || r1cs_take_matrices(cs, &mx)) {
         fprintf(stderr, "cuzk setup: synthesis failed: %s\n",
                 cs ? r1cs_error_message(cs) : "out of memory");
         r1cs_cs_free(cs);

@@ -117,9 +117,11 @@ cuzk_engine *cuzk_engine_new(const cuzk_engine_config *cfg, char err[CUZK_ERROR_
     mem_init(&e->mem, c->memory_budget);
     srs_init(&e->srs, c->param_cache);
     /* The Filecoin circuits built so far; tests may replace them. */
+    e->providers[CUZK_KIND_POREP_C2] = engine_provider_porep;
     e->providers[CUZK_KIND_WINDOW_POST] = engine_provider_post;
     e->providers[CUZK_KIND_WINNING_POST] = engine_provider_post;
-    e->has_provider[CUZK_KIND_WINDOW_POST] = e->has_provider[CUZK_KIND_WINNING_POST] = 1;
+    e->has_provider[CUZK_KIND_POREP_C2] = e->has_provider[CUZK_KIND_WINDOW_POST] =
+        e->has_provider[CUZK_KIND_WINNING_POST] = 1;
     e->backend = &groth16_backend_cpu;
     if (c->use_gpu) {
         const groth16_backend *gpu = groth16_backend_find("cuda");
