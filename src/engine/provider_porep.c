@@ -14,11 +14,11 @@
  * in proving mode; the public inputs it inputizes must equal the derived
  * ones.  Partitions share the decoded C1 read-only, so synthesis workers run
  * them in parallel. */
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/provider_util.h"
 #include "engine/providers.h"
 #include "filecoin/c1.h"
 #include "filecoin/graph.h"
@@ -41,39 +41,8 @@ static void state_free(porep_state *st) {
     free(st);
 }
 
-/* Bytes of one synthesized partition, counted once per circuit id on the
- * blank circuit (2 KiB: a second; 32 GiB: tens of seconds, once). */
-static pthread_mutex_t size_mu = PTHREAD_MUTEX_INITIALIZER;
-static struct {
-    char id[ENGINE_CIRCUIT_ID_LEN];
-    uint64_t bytes;
-} size_cache[FC_SECTOR_SIZES];
-static size_t size_cached;
-
-static uint64_t partition_bytes(const char *circuit_id, const porep_shape *s) {
-    pthread_mutex_lock(&size_mu);
-    for (size_t i = 0; i < size_cached; i++)
-        if (strcmp(size_cache[i].id, circuit_id) == 0) {
-            uint64_t b = size_cache[i].bytes;
-            pthread_mutex_unlock(&size_mu);
-            return b;
-        }
-    pthread_mutex_unlock(&size_mu);
-    uint64_t bytes = 0;
-    r1cs_cs *cs = r1cs_cs_new(R1CS_COUNT, 0, NULL);
-    r1cs_counts c;
-    if (cs && porep_circuit_synthesize(cs, s, NULL) == 0 && r1cs_finish(cs) == R1CS_OK &&
-        r1cs_get_counts(cs, &c) == 0)
-        bytes = (uint64_t)c.constraints_total * 3 * sizeof(fr) +
-                (uint64_t)(c.inputs + c.aux) * sizeof(fr) + (c.inputs + 2 * c.aux) / 8 + 4096;
-    r1cs_cs_free(cs);
-    pthread_mutex_lock(&size_mu);
-    if (bytes && size_cached < FC_SECTOR_SIZES) {
-        snprintf(size_cache[size_cached].id, ENGINE_CIRCUIT_ID_LEN, "%s", circuit_id);
-        size_cache[size_cached++].bytes = bytes;
-    }
-    pthread_mutex_unlock(&size_mu);
-    return bytes;
+static int blank_porep(r1cs_cs *cs, void *shape) {
+    return porep_circuit_synthesize(cs, shape, NULL);
 }
 
 static cuzk_status plan_porep(void *ctx, const cuzk_request *req, engine_plan *out,
@@ -139,7 +108,8 @@ static cuzk_status plan_porep(void *ctx, const cuzk_request *req, engine_plan *o
     }
     snprintf(out->circuit_id, sizeof out->circuit_id, "porep-%s", p->shape->short_name);
     out->n_partitions = st->partitions;
-    out->partition_bytes = partition_bytes(out->circuit_id, &st->pub[0].shape);
+    out->partition_bytes =
+        provider_partition_bytes(out->circuit_id, blank_porep, &st->pub[0].shape);
     out->state = st;
     if (!out->partition_bytes) {
         snprintf(err, CUZK_ERROR_LEN, "could not size the %s circuit", out->circuit_id);
@@ -171,26 +141,10 @@ static cuzk_status synthesize_porep(void *ctx, void *state, size_t partition, r1
         snprintf(err, CUZK_ERROR_LEN, "partition %zu: %s", partition, msg);
         return CUZK_E_INTERNAL;
     }
-    r1cs_cs *cs = r1cs_cs_new(R1CS_PROVE, R1CS_VALUES, NULL);
-    cuzk_status rc = CUZK_OK;
     synth_ctx c = {&w.shape, &w.w};
-    if (!cs) {
-        snprintf(err, CUZK_ERROR_LEN, "out of memory");
-        rc = CUZK_E_EXHAUSTED;
-    } else if (r1cs_synthesize(cs, synth_fn, &c) != R1CS_OK || r1cs_take_partition(cs, out) != 0) {
-        snprintf(err, CUZK_ERROR_LEN, "partition %zu: synthesis failed: %s", partition,
-                 r1cs_error_message(cs));
-        rc = CUZK_E_INTERNAL;
-    } else if (out->num_inputs != pub->n_inputs + 1 ||
-               memcmp(out->input + 1, pub->inputs, pub->n_inputs * sizeof(fr)) != 0) {
-        snprintf(err, CUZK_ERROR_LEN,
-                 "internal: partition %zu's circuit inputs differ from the derived ones",
-                 partition);
-        rc = CUZK_E_INTERNAL;
-    }
-    if (rc != CUZK_OK)
-        r1cs_partition_free(out);
-    r1cs_cs_free(cs);
+    char what[48];
+    snprintf(what, sizeof what, "partition %zu", partition);
+    cuzk_status rc = provider_synthesize(out, synth_fn, &c, pub->inputs, pub->n_inputs, what, err);
     porep_c1_witness_free(&w);
     return rc;
 }

@@ -14,11 +14,11 @@
  * paths becomes the circuit's 66 one-challenge sector slots (rust-fil-proofs
  * winning_post.rs reshapes it so).  Public inputs are computed natively
  * (post_public_inputs) and compared with what synthesis inputizes. */
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/provider_util.h"
 #include "engine/providers.h"
 #include "filecoin/inclusion_proof.h"
 #include "filecoin/merkle_proof.h"
@@ -51,46 +51,7 @@ static void state_free(post_state *st) {
     free(st);
 }
 
-/* Rows, variables and bytes of one synthesized partition, counted once per
- * shape on the blank circuit (WindowPoSt 32 GiB: seconds; small shapes: ms). */
-typedef struct {
-    char circuit_id[ENGINE_CIRCUIT_ID_LEN];
-    uint64_t bytes;
-} size_entry;
-
-static pthread_mutex_t size_mu = PTHREAD_MUTEX_INITIALIZER;
-static size_entry size_cache[3 * FC_SECTOR_SIZES];
-static size_t size_cached;
-
-static uint64_t partition_bytes(const char *circuit_id, const post_shape *s) {
-    pthread_mutex_lock(&size_mu);
-    for (size_t i = 0; i < size_cached; i++)
-        if (strcmp(size_cache[i].circuit_id, circuit_id) == 0) {
-            uint64_t b = size_cache[i].bytes;
-            pthread_mutex_unlock(&size_mu);
-            return b;
-        }
-    pthread_mutex_unlock(&size_mu);
-
-    uint64_t bytes = 0;
-    r1cs_cs *cs = r1cs_cs_new(R1CS_COUNT, 0, NULL);
-    r1cs_counts c;
-    if (cs && post_circuit_synthesize(cs, s, NULL) == 0 && r1cs_finish(cs) == R1CS_OK &&
-        r1cs_get_counts(cs, &c) == 0) {
-        /* a, b, c per row; input and aux values; three density bitmaps */
-        bytes = (uint64_t)c.constraints_total * 3 * sizeof(fr) +
-                (uint64_t)(c.inputs + c.aux) * sizeof(fr) + (c.inputs + 2 * c.aux) / 8 + 4096;
-    }
-    r1cs_cs_free(cs);
-
-    pthread_mutex_lock(&size_mu);
-    if (bytes && size_cached < sizeof size_cache / sizeof size_cache[0]) {
-        snprintf(size_cache[size_cached].circuit_id, ENGINE_CIRCUIT_ID_LEN, "%s", circuit_id);
-        size_cache[size_cached++].bytes = bytes;
-    }
-    pthread_mutex_unlock(&size_mu);
-    return bytes;
-}
+static int blank_post(r1cs_cs *cs, void *shape) { return post_circuit_synthesize(cs, shape, NULL); }
 
 /* WinningPoSt: one sector, 66 paths -> 66 slots of one path each. */
 static int winning_view(post_state *st, char err[CUZK_ERROR_LEN]) {
@@ -259,7 +220,7 @@ static cuzk_status plan_post(void *ctx, const cuzk_request *req, engine_plan *ou
     snprintf(out->circuit_id, sizeof out->circuit_id, "%s-%s", winning ? "winning" : "wpost",
              p->shape->short_name);
     out->n_partitions = 1;
-    out->partition_bytes = partition_bytes(out->circuit_id, &st->shape);
+    out->partition_bytes = provider_partition_bytes(out->circuit_id, blank_post, &st->shape);
     out->state = st;
     free(views);
     free(opened);
@@ -300,30 +261,8 @@ static cuzk_status synthesize_post(void *ctx, void *state, size_t partition, r1c
         snprintf(err, CUZK_ERROR_LEN, "PoSt requests have one partition, not %zu", partition + 1);
         return CUZK_E_INTERNAL;
     }
-    r1cs_cs *cs = r1cs_cs_new(R1CS_PROVE, R1CS_VALUES, NULL);
-    if (!cs) {
-        snprintf(err, CUZK_ERROR_LEN, "out of memory");
-        return CUZK_E_EXHAUSTED;
-    }
     synth_ctx c = {&st->shape, &st->witness};
-    int rc = r1cs_synthesize(cs, synth_fn, &c);
-    if (rc != R1CS_OK || r1cs_take_partition(cs, out) != 0) {
-        snprintf(err, CUZK_ERROR_LEN, "synthesis failed: %s", r1cs_error_message(cs));
-        r1cs_cs_free(cs);
-        r1cs_partition_free(out);
-        return CUZK_E_INTERNAL;
-    }
-    r1cs_cs_free(cs);
-    /* The circuit's inputs must be the natively derived ones (input[0] = ONE). */
-    if (out->num_inputs != st->n_inputs + 1 ||
-        memcmp(out->input + 1, st->inputs, st->n_inputs * sizeof(fr)) != 0) {
-        snprintf(err, CUZK_ERROR_LEN,
-                 "internal: the circuit's public inputs differ from the "
-                 "derived ones");
-        r1cs_partition_free(out);
-        return CUZK_E_INTERNAL;
-    }
-    return CUZK_OK;
+    return provider_synthesize(out, synth_fn, &c, st->inputs, st->n_inputs, "PoSt partition", err);
 }
 
 static void release_post(void *ctx, void *state) {

@@ -1,0 +1,66 @@
+/* Shared by the circuit providers (see provider_util.h). */
+#include "engine/provider_util.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+enum { SIZE_CACHE = 32 };
+
+static pthread_mutex_t size_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+    char id[ENGINE_CIRCUIT_ID_LEN];
+    uint64_t bytes;
+} size_cache[SIZE_CACHE];
+static size_t size_cached;
+
+uint64_t provider_partition_bytes(const char *circuit_id, r1cs_synth_fn blank, void *arg) {
+    pthread_mutex_lock(&size_mu);
+    for (size_t i = 0; i < size_cached; i++)
+        if (strcmp(size_cache[i].id, circuit_id) == 0) {
+            uint64_t b = size_cache[i].bytes;
+            pthread_mutex_unlock(&size_mu);
+            return b;
+        }
+    pthread_mutex_unlock(&size_mu);
+    /* Counted outside the lock: 32 GiB circuits take tens of seconds, once. */
+    uint64_t bytes = 0;
+    r1cs_cs *cs = r1cs_cs_new(R1CS_COUNT, 0, NULL);
+    r1cs_counts c;
+    if (cs && r1cs_synthesize(cs, blank, arg) == R1CS_OK && r1cs_get_counts(cs, &c) == 0)
+        bytes = (uint64_t)c.constraints_total * 3 * sizeof(fr) +
+                (uint64_t)(c.inputs + c.aux) * sizeof(fr) + (c.inputs + 2 * c.aux) / 8 + 4096;
+    r1cs_cs_free(cs);
+    pthread_mutex_lock(&size_mu);
+    if (bytes && size_cached < SIZE_CACHE) {
+        snprintf(size_cache[size_cached].id, ENGINE_CIRCUIT_ID_LEN, "%s", circuit_id);
+        size_cache[size_cached++].bytes = bytes;
+    }
+    pthread_mutex_unlock(&size_mu);
+    return bytes;
+}
+
+cuzk_status provider_synthesize(r1cs_partition *out, r1cs_synth_fn synth, void *arg,
+                                const fr *inputs, size_t n_inputs, const char *what,
+                                char err[CUZK_ERROR_LEN]) {
+    memset(out, 0, sizeof *out);
+    r1cs_cs *cs = r1cs_cs_new(R1CS_PROVE, R1CS_VALUES, NULL);
+    if (!cs) {
+        snprintf(err, CUZK_ERROR_LEN, "%s: out of memory", what);
+        return CUZK_E_EXHAUSTED;
+    }
+    cuzk_status rc = CUZK_OK;
+    if (r1cs_synthesize(cs, synth, arg) != R1CS_OK || r1cs_take_partition(cs, out) != 0) {
+        snprintf(err, CUZK_ERROR_LEN, "%s: synthesis failed: %s", what, r1cs_error_message(cs));
+        rc = CUZK_E_INTERNAL;
+    } else if (out->num_inputs != n_inputs + 1 ||
+               memcmp(out->input + 1, inputs, n_inputs * sizeof(fr)) != 0) {
+        snprintf(err, CUZK_ERROR_LEN,
+                 "internal: %s: the circuit's public inputs differ from the derived ones", what);
+        rc = CUZK_E_INTERNAL;
+    }
+    if (rc != CUZK_OK)
+        r1cs_partition_free(out);
+    r1cs_cs_free(cs);
+    return rc;
+}
