@@ -59,7 +59,7 @@ static cuzk_status plan_porep(void *ctx, const cuzk_request *req, engine_plan *o
     }
     c1_error ce;
     if (c1_decode(&st->c1, req->vanilla_proof, req->vanilla_proof_len, &ce) != C1_OK) {
-        snprintf(err, CUZK_ERROR_LEN, "vanilla_proof: %s", ce.msg);
+        snprintf(err, CUZK_ERROR_LEN, "vanilla_proof: %.480s", ce.msg);
         state_free(st);
         return ce.status == C1_ERR_NO_MEMORY ? CUZK_E_EXHAUSTED : CUZK_E_INVALID;
     }
