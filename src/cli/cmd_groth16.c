@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/args.h"
+#include "cli/porep_params.h"
 #include "cuzk/version.h"
 #include "cli/toy_circuits.h"
 #include "groth16/backend.h"
@@ -158,61 +159,6 @@ int cmd_setup(int argc, char **argv) {
     return rc;
 }
 
-/* Decodes every section of an opened .params into arrays.  Points are checked
- * for the curve, not the subgroup (the level rust-fil-proofs reads mapped
- * parameters with: a full check costs ~50 us a point, hours for real files);
- * a proof is self-verified before it is written anyway. */
-typedef struct {
-    groth16_params gp;
-    g1_affine *h, *l, *a, *b1;
-    g2_affine *b2;
-    groth16_params_data d;
-} loaded_params;
-
-static void loaded_free(loaded_params *p) {
-    free(p->h);
-    free(p->l);
-    free(p->a);
-    free(p->b1);
-    free(p->b2);
-    groth16_params_close(&p->gp);
-}
-
-static int load_params(loaded_params *p, const char *path, unsigned threads) {
-    memset(p, 0, sizeof *p);
-    groth16_error err = {0};
-    if (groth16_params_open(&p->gp, path, &err) != GROTH16_OK) {
-        fprintf(stderr, "cuzk: %s: %s\n", path, err.msg);
-        return -1;
-    }
-    groth16_params_layout *L = &p->gp.layout;
-    size_t nh = L->sec[GROTH16_SEC_H].count, nl = L->sec[GROTH16_SEC_L].count;
-    size_t na = L->sec[GROTH16_SEC_A].count, nb = L->sec[GROTH16_SEC_B_G1].count;
-    p->h = malloc((nh + 1) * sizeof *p->h);
-    p->l = malloc((nl + 1) * sizeof *p->l);
-    p->a = malloc((na + 1) * sizeof *p->a);
-    p->b1 = malloc((nb + 1) * sizeof *p->b1);
-    p->b2 = malloc((nb + 1) * sizeof *p->b2);
-    if (!p->h || !p->l || !p->a || !p->b1 || !p->b2 ||
-        groth16_params_read_g1(&p->gp, GROTH16_SEC_H, 0, nh, p->h, GROTH16_CHECK_CURVE, threads,
-                               &err) ||
-        groth16_params_read_g1(&p->gp, GROTH16_SEC_L, 0, nl, p->l, GROTH16_CHECK_CURVE, threads,
-                               &err) ||
-        groth16_params_read_g1(&p->gp, GROTH16_SEC_A, 0, na, p->a, GROTH16_CHECK_CURVE, threads,
-                               &err) ||
-        groth16_params_read_g1(&p->gp, GROTH16_SEC_B_G1, 0, nb, p->b1, GROTH16_CHECK_CURVE, threads,
-                               &err) ||
-        groth16_params_read_g2(&p->gp, GROTH16_SEC_B_G2, 0, nb, p->b2, GROTH16_CHECK_CURVE, threads,
-                               &err)) {
-        fprintf(stderr, "cuzk: %s: %s\n", path, err.status ? err.msg : "out of memory");
-        loaded_free(p);
-        return -1;
-    }
-    groth16_params_data d = {&p->gp.vk, p->h, nh, p->l, nl, p->a, na, p->b1, p->b2, nb};
-    p->d = d;
-    return 0;
-}
-
 static int write_public(const char *path, const fr *in, size_t n) {
     FILE *f = fopen(path, "w");
     if (!f)
@@ -239,14 +185,18 @@ int cmd_prove(int argc, char **argv) {
         fprintf(stderr, "usage: %s\n", usage);
         return 2;
     }
-    loaded_params lp;
-    if (load_params(&lp, a.params, a.threads))
+    /* every section decoded, curve-checked (porep_params.h's loader serves any circuit) */
+    porep_params_loaded lp;
+    char lerr[512];
+    if (porep_params_load(&lp, a.params, NULL, NULL, a.threads, lerr, sizeof lerr)) {
+        fprintf(stderr, "cuzk: %s\n", lerr);
         return 1;
+    }
     r1cs_partition part;
     int rc = 1;
     double t0 = timing_now_ms();
     if (synthesize(&part, R1CS_PROVE, &c)) {
-        loaded_free(&lp);
+        porep_params_free(&lp);
         return 1;
     }
     double synth_ms = timing_now_ms() - t0;
@@ -257,7 +207,7 @@ int cmd_prove(int argc, char **argv) {
     const groth16_backend *be = pick_backend(a.backend);
     if (!be) {
         r1cs_partition_free(&part);
-        loaded_free(&lp);
+        porep_params_free(&lp);
         return 2;
     }
     if (be->prove(&proof, &part, 1, &lp.d, NULL, NULL, a.threads, &t, &err) == GROTH16_OK &&
@@ -285,7 +235,7 @@ int cmd_prove(int argc, char **argv) {
         fprintf(stderr, "cuzk prove: %s\n", err.msg);
     }
     r1cs_partition_free(&part);
-    loaded_free(&lp);
+    porep_params_free(&lp);
     return rc;
 }
 

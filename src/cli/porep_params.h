@@ -1,7 +1,8 @@
 /* PoRep parameter files for the CLI: found by their Filecoin names
  * (fc_porep_param_stem + ".params" / ".vk" / ".meta") in a directory,
  * matched against the circuit, loaded into memory, and -- for tests only --
- * generated (`cuzk setup porep-2k --out DIR`). */
+ * generated (`cuzk setup porep-2k --out DIR`).  porep_params_load decodes any
+ * circuit's .params file (cuzk prove uses it for the built-in circuits too). */
 #ifndef CUZK_CLI_POREP_PARAMS_H
 #define CUZK_CLI_POREP_PARAMS_H
 
