@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/args.h"
+#include "cli/backend_pick.h"
 #include "cli/porep_params.h"
 #include "cuzk/version.h"
 #include "cli/toy_circuits.h"
@@ -17,9 +18,6 @@
 #include "util/hex.h"
 #include "util/parallel.h"
 #include "util/timing.h"
-#ifdef CUZK_HAVE_CUDA
-#include "cuda/cuda_backend.h"
-#endif
 
 typedef struct {
     const char *circuit, *params, *vk, *proof, *public_path, *backend;
@@ -42,25 +40,6 @@ static int parse_args(args *a, int argc, char **argv, const char *usage) {
         return -1;
     }
     return 0;
-}
-
-/* --backend cpu (default) | cuda: the prover backend, or NULL after saying why. */
-static const groth16_backend *pick_backend(const char *name) {
-    if (!name || strcmp(name, "cpu") == 0)
-        return &groth16_backend_cpu;
-#ifdef CUZK_HAVE_CUDA
-    if (strcmp(name, "cuda") == 0) {
-        char why[256] = "";
-        const groth16_backend *b = cuda_backend_why(why, sizeof why);
-        if (!b)
-            fprintf(stderr, "cuzk: --backend cuda: %s\n", why);
-        return b;
-    }
-    fprintf(stderr, "cuzk: unknown --backend \"%s\" (cpu or cuda)\n", name);
-#else
-    fprintf(stderr, "cuzk: unknown --backend \"%s\" (this build has only cpu: no nvcc)\n", name);
-#endif
-    return NULL;
 }
 
 static int get_circuit(toy_circuit *c, const args *a) {
@@ -204,7 +183,7 @@ int cmd_prove(int argc, char **argv) {
     groth16_proof proof;
     groth16_pvk pvk;
     groth16_prove_timing t;
-    const groth16_backend *be = pick_backend(a.backend);
+    const groth16_backend *be = cli_pick_backend(a.backend);
     if (!be) {
         r1cs_partition_free(&part);
         porep_params_free(&lp);
@@ -335,7 +314,7 @@ int cmd_bench_prove(int argc, char **argv) {
         a.circuit = "random:65536:1";
     if (get_circuit(&c, &a))
         return 2;
-    const groth16_backend *be = pick_backend(a.backend);
+    const groth16_backend *be = cli_pick_backend(a.backend);
     if (!be)
         return 2;
     r1cs_matrices mx;

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli/args.h"
+#include "cli/backend_pick.h"
 #include "cli/porep_params.h"
 #include "filecoin/c1.h"
 #include "filecoin/porep_inputs.h"
@@ -124,6 +125,12 @@ static void timing_add(groth16_prove_timing *a, const groth16_prove_timing *b) {
     a->msm_h_ms += b->msm_h_ms;
     a->assemble_ms += b->assemble_ms;
     a->total_ms += b->total_ms;
+    a->dev_h_ms += b->dev_h_ms;
+    a->dev_l_ms += b->dev_l_ms;
+    a->dev_a_ms += b->dev_a_ms;
+    a->dev_b1_ms += b->dev_b1_ms;
+    a->dev_b2_ms += b->dev_b2_ms;
+    a->dev_hm_ms += b->dev_hm_ms;
 }
 
 static void timing_print(const porep_timing *t, unsigned partitions) {
@@ -138,6 +145,11 @@ static void timing_print(const porep_timing *t, unsigned partitions) {
            t->prove / 1e3, t->p.h_ms / 1e3, t->p.scalars_ms / 1e3, t->p.msm_l_ms / 1e3,
            t->p.msm_a_ms / 1e3, t->p.msm_b1_ms / 1e3, t->p.msm_b2_ms / 1e3, t->p.msm_h_ms / 1e3,
            t->p.assemble_ms / 1e3);
+    const groth16_prove_timing *p = &t->p;
+    if (p->dev_h_ms + p->dev_l_ms + p->dev_hm_ms > 0) /* a GPU backend: its device time */
+        printf("    on the device      (H %.3f, MSM L %.3f A %.3f B1 %.3f B2 %.3f H %.3f)\n",
+               p->dev_h_ms / 1e3, p->dev_l_ms / 1e3, p->dev_a_ms / 1e3, p->dev_b1_ms / 1e3,
+               p->dev_b2_ms / 1e3, p->dev_hm_ms / 1e3);
     printf("  verify             %8.3f\n", t->verify / 1e3);
     printf("  total              %8.3f\n", t->total / 1e3);
 }
@@ -178,10 +190,16 @@ static int partition_prepare(partition_in *in, const c1_file *f, unsigned k, por
     return 0;
 }
 
-/* Proves partition k into *proof and verifies it. */
+typedef struct {
+    const char *c1, *dir, *out, *proof, *backend_name, *rs_seed;
+    const groth16_backend *backend;
+    unsigned threads;
+} porep_args;
+
+/* Proves partition k into *proof with a's backend and verifies it. */
 static int prove_partition(groth16_proof *proof, const partition_in *in, unsigned k,
-                           const porep_params_loaded *lp, const groth16_pvk *pvk, unsigned threads,
-                           porep_timing *t) {
+                           const porep_params_loaded *lp, const groth16_pvk *pvk,
+                           const porep_args *a, porep_timing *t) {
     const porep_public *pub = &in->pub;
     double t2 = timing_now_ms();
     int rc = -1;
@@ -208,7 +226,11 @@ static int prove_partition(groth16_proof *proof, const partition_in *in, unsigne
     }
     groth16_error ge = {0};
     groth16_prove_timing pt;
-    if (groth16_prove_cpu(proof, &part, 1, &lp->d, NULL, NULL, threads, &pt, &ge) != GROTH16_OK) {
+    fr r, sv;
+    if (a->rs_seed && cli_rs_from_seed(&r, &sv, a->rs_seed, k))
+        goto out;
+    if (a->backend->prove(proof, &part, 1, &lp->d, a->rs_seed ? &r : NULL, a->rs_seed ? &sv : NULL,
+                          a->threads, &pt, &ge) != GROTH16_OK) {
         fprintf(stderr, "cuzk prove porep: partition %u: %s\n", k, ge.msg);
         goto out;
     }
@@ -225,19 +247,15 @@ static int prove_partition(groth16_proof *proof, const partition_in *in, unsigne
     t->prove += t4 - t3;
     t->verify += t5 - t4;
     timing_add(&t->p, &pt);
-    fprintf(stderr, "prove porep: partition %u: %zu rows, proved in %.1f s, verified\n", k,
-            part.num_constraints, (t4 - t3) / 1e3);
+    fprintf(stderr,
+            "prove porep: partition %u: %zu rows, proved in %.1f s (%s backend), verified\n", k,
+            part.num_constraints, (t4 - t3) / 1e3, a->backend->name);
     rc = 0;
 out:
     r1cs_partition_free(&part);
     r1cs_cs_free(cs);
     return rc;
 }
-
-typedef struct {
-    const char *c1, *dir, *out, *proof;
-    unsigned threads;
-} porep_args;
 
 static int params_for(char *params, char *vk, char *meta, size_t cap, const porep_args *a,
                       const c1_file *f) {
@@ -249,18 +267,32 @@ static int params_for(char *params, char *vk, char *meta, size_t cap, const pore
 }
 
 int cmd_prove_porep(int argc, char **argv) {
-    const char *usage = "cuzk prove porep --c1 FILE [--params-dir DIR] [--out proof.bin] "
-                        "[--threads N]   (DIR default: $FIL_PROOFS_PARAMETER_CACHE)";
+    const char *usage =
+        "cuzk prove porep --c1 FILE [--params-dir DIR] [--out proof.bin] [--threads N] "
+        "[--backend cpu|cuda] [--rs-seed HEX (TEST ONLY: fixed r, s to compare backends)]   "
+        "(DIR default: $FIL_PROOFS_PARAMETER_CACHE)";
     porep_args a = {0};
     a.threads = par_cpu_count();
     a.out = "proof.bin";
-    const cli_opt opts[] = {{"--c1", &a.c1}, {"--params-dir", &a.dir}, {"--out", &a.out}};
-    if (cli_parse(argc, argv, opts, 3, &a.threads, usage))
+    const cli_opt opts[] = {{"--c1", &a.c1},
+                            {"--params-dir", &a.dir},
+                            {"--out", &a.out},
+                            {"--backend", &a.backend_name},
+                            {"--rs-seed", &a.rs_seed}};
+    if (cli_parse(argc, argv, opts, 5, &a.threads, usage))
         return 2;
     if (!a.c1) {
         fprintf(stderr, "usage: %s\n", usage);
         return 2;
     }
+    fr probe_r, probe_s;
+    if (a.rs_seed && cli_rs_from_seed(&probe_r, &probe_s, a.rs_seed, 0))
+        return 2;
+    if (!(a.backend = cli_pick_backend(a.backend_name)))
+        return 2;
+    if (a.rs_seed)
+        fprintf(stderr, "prove porep: WARNING: --rs-seed fixes r and s: these proofs are for "
+                        "testing only (whoever knows the seed can strip their zero knowledge)\n");
     porep_timing t;
     memset(&t, 0, sizeof t);
     double t0 = timing_now_ms();
@@ -319,7 +351,7 @@ int cmd_prove_porep(int argc, char **argv) {
         goto done;
     }
     unsigned k = 0;
-    while (k < P && prove_partition(&proofs[k], &in[k], k, &lp, &pvk, a.threads, &t) == 0)
+    while (k < P && prove_partition(&proofs[k], &in[k], k, &lp, &pvk, &a, &t) == 0)
         k++;
     if (k == P) {
         double tw = timing_now_ms();
