@@ -107,7 +107,7 @@ groth16_status check_shape(const r1cs_partition *p, const groth16_params_data *s
 
 struct gpu_times {
     float h, l, a, b1, b2, hm;
-    int b2_on_gpu;
+    int b2_mode;
 };
 
 // Canonical little-endian bytes of n Montgomery elements (for the CPU G2 MSM).
@@ -156,27 +156,53 @@ groth16_status b2_on_cpu(g2_jac *b2, const r1cs_partition *p, const groth16_para
     return st;
 }
 
-groth16_status prove_one(groth16_proof *proof, const r1cs_partition *p,
-                         const groth16_params_data *srs, const fr *r, const fr *s, unsigned threads,
-                         groth16_prove_timing *t, gpu_times *gt, groth16_error *err) {
+// B_G2: CUZK_GPU_G2=1 on the GPU; otherwise on the CPU, overlapped with the
+// GPU's H step and G1 MSMs in a thread of its own (it reads only the host
+// witness and G2 bases) unless CUZK_B2_OVERLAP=0.  Read per proof (switches).
+enum b2_mode { B2_CPU_SERIAL, B2_CPU_OVERLAP, B2_GPU };
+b2_mode b2_mode_get() {
+    const char *g2 = getenv("CUZK_GPU_G2"), *ov = getenv("CUZK_B2_OVERLAP");
+    if (g2 && g2[0] == '1')
+        return B2_GPU;
+    return ov && ov[0] == '0' ? B2_CPU_SERIAL : B2_CPU_OVERLAP;
+}
+const char *b2_mode_name(int m) {
+    return m == B2_GPU          ? "on the GPU"
+           : m == B2_CPU_SERIAL ? "on the CPU, serial"
+                                : "on the CPU, overlapped";
+}
+
+struct b2_job {
+    g2_jac b2;
+    const r1cs_partition *p;
+    const groth16_params_data *srs;
+    size_t b_inputs;
+    unsigned threads;
+    groth16_status st;
+    groth16_error err;
+    double ms;
+};
+void *b2_thread(void *arg) {
+    b2_job *j = (b2_job *)arg;
     double t0 = timing_now_ms();
-    memset(t, 0, sizeof *t);
-    memset(gt, 0, sizeof *gt);
-    const groth16_vk *vk = srs->vk;
-    if (g1_affine_is_infinity(&vk->delta_g1) || g2_affine_is_infinity(&vk->delta_g2))
-        return groth16_fail(err, GROTH16_ERR_INFINITY, "prove: delta is the identity");
-    int k = h_poly_log_domain(p->num_constraints);
-    if (k < 0 || k > CUDA_NTT_MAX_LOG_N)
-        return groth16_fail(err, GROTH16_ERR_ARG, "prove: %zu rows exceed the largest domain",
-                            p->num_constraints);
-    size_t m = (size_t)1 << k, b_inputs = 0, n_in = p->num_inputs, n_aux = p->num_aux;
-    groth16_status st = check_shape(p, srs, m, &b_inputs, err);
-    if (st != GROTH16_OK)
-        return st;
+    j->st = b2_on_cpu(&j->b2, j->p, j->srs, j->b_inputs, j->threads, &j->err);
+    j->ms = timing_now_ms() - t0;
+    return nullptr;
+}
+
+// The sums the GPU computes for one proof (B_G2 too unless it runs overlapped).
+struct gpu_sums {
+    g1x xl, xa, xa2, xb, xb2, xh;
+    g2_jac b2;
+};
+
+// H step and MSMs of one proof on the GPU (see prove_one).
+groth16_status gpu_part(gpu_sums *o, const r1cs_partition *p, const groth16_params_data *srs, int k,
+                        size_t m, size_t n_in, size_t n_aux, size_t b_inputs, b2_mode mode,
+                        unsigned threads, groth16_prove_timing *t, gpu_times *gt,
+                        groth16_error *err) {
     cuda_error e = {CUDA_OK, ""};
-    cuda_status cs;
-    if ((cs = ensure_srs(srs, &e)))
-        return fail_cuda(err, e);
+    cuda_status cs = CUDA_OK;
     cuda_ctx *c = g_ctx;
     double t1 = timing_now_ms();
     // H on the GPU
@@ -209,7 +235,7 @@ groth16_status prove_one(groth16_proof *proof, const r1cs_partition *p,
     const dfr *din = (const dfr *)g_in.p, *daux = (const dfr *)g_aux.p;
     double t3 = timing_now_ms();
     t->scalars_ms = t3 - t2;
-    g1x xl, xa, xa2, xb, xb2, xh;
+    g1x &xl = o->xl, &xa = o->xa, &xa2 = o->xa2, &xb = o->xb, &xb2 = o->xb2, &xh = o->xh;
     g2x yb, yb2;
     cuda_msm_stats ms;
     const char *env = getenv("CUZK_MSM_WINDOW");
@@ -232,10 +258,8 @@ groth16_status prove_one(groth16_proof *proof, const r1cs_partition *p,
                       &e),
         gt->b1);
     double t6 = timing_now_ms();
-    const char *g2env = getenv("CUZK_GPU_G2");
-    gt->b2_on_gpu = g2env && g2env[0] == '1';
-    g2_jac b2;
-    if (gt->b2_on_gpu) {
+    g2_jac &b2 = o->b2;
+    if (mode == B2_GPU) {
         MSM(cz_msm_g2_dev(c, &yb, g_srs.b2, 0, din, 1, p->b_input_density, n_in, win, 1, &ms, &e),
             gt->b2);
         MSM(cz_msm_g2_dev(c, &yb2, g_srs.b2, b_inputs, daux, 1, p->b_aux_density, n_aux, win, 1,
@@ -245,8 +269,10 @@ groth16_status prove_one(groth16_proof *proof, const r1cs_partition *p,
         cz_g2x_to_jac(&b2, &yb);
         cz_g2x_to_jac(&y, &yb2);
         g2_jac_add_vartime(&b2, &b2, &y);
-    } else if ((st = b2_on_cpu(&b2, p, srs, b_inputs, threads, err)) != GROTH16_OK) {
-        return st;
+    } else if (mode == B2_CPU_SERIAL) {
+        groth16_status st = b2_on_cpu(&b2, p, srs, b_inputs, threads, err);
+        if (st != GROTH16_OK)
+            return st;
     }
     double t7 = timing_now_ms();
     x_set_inf(xh);
@@ -259,6 +285,58 @@ groth16_status prove_one(groth16_proof *proof, const r1cs_partition *p,
     t->msm_b1_ms = t6 - t5;
     t->msm_b2_ms = t7 - t6;
     t->msm_h_ms = t8 - t7;
+    return GROTH16_OK;
+}
+
+groth16_status prove_one(groth16_proof *proof, const r1cs_partition *p,
+                         const groth16_params_data *srs, const fr *r, const fr *s, unsigned threads,
+                         groth16_prove_timing *t, gpu_times *gt, groth16_error *err) {
+    double t0 = timing_now_ms();
+    memset(t, 0, sizeof *t);
+    memset(gt, 0, sizeof *gt);
+    const groth16_vk *vk = srs->vk;
+    if (g1_affine_is_infinity(&vk->delta_g1) || g2_affine_is_infinity(&vk->delta_g2))
+        return groth16_fail(err, GROTH16_ERR_INFINITY, "prove: delta is the identity");
+    int k = h_poly_log_domain(p->num_constraints);
+    if (k < 0 || k > CUDA_NTT_MAX_LOG_N)
+        return groth16_fail(err, GROTH16_ERR_ARG, "prove: %zu rows exceed the largest domain",
+                            p->num_constraints);
+    size_t m = (size_t)1 << k, b_inputs = 0, n_in = p->num_inputs, n_aux = p->num_aux;
+    groth16_status st = check_shape(p, srs, m, &b_inputs, err);
+    if (st != GROTH16_OK)
+        return st;
+    cuda_error e = {CUDA_OK, ""};
+    if (ensure_srs(srs, &e))
+        return fail_cuda(err, e);
+    b2_mode mode = b2_mode_get();
+    b2_job job;
+    memset(&job, 0, sizeof job);
+    job.p = p;
+    job.srs = srs;
+    job.b_inputs = b_inputs;
+    job.threads = threads;
+    pthread_t tid;
+    int started = mode == B2_CPU_OVERLAP && pthread_create(&tid, nullptr, b2_thread, &job) == 0;
+    if (mode == B2_CPU_OVERLAP && !started)
+        mode = B2_CPU_SERIAL; // no thread to be had: in line, slower, the same proof
+    gt->b2_mode = (int)mode;
+    gpu_sums o;
+    st = gpu_part(&o, p, srs, k, m, n_in, n_aux, b_inputs, mode, threads, t, gt, err);
+    if (started)
+        pthread_join(tid, nullptr);
+    if (st != GROTH16_OK)
+        return st;
+    if (started) {
+        if (job.st != GROTH16_OK) {
+            *err = job.err;
+            return job.st;
+        }
+        o.b2 = job.b2;
+        t->msm_b2_ms = job.ms; // CPU time, hidden behind the GPU's
+    }
+    double t8 = timing_now_ms();
+    const g1x &xl = o.xl, &xa = o.xa, &xa2 = o.xa2, &xb = o.xb, &xb2 = o.xb2, &xh = o.xh;
+    const g2_jac &b2 = o.b2;
 
     // assembly, as prover.c
     g1_jac l, a_part, b1, hh, x;
@@ -329,6 +407,12 @@ groth16_status cuda_prove(groth16_proof *proofs, const r1cs_partition *parts, si
         st = prove_one(&proofs[i], &parts[i], srs, &ri, &si, threads ? threads : 1, &t, &gt, err);
         if (st != GROTH16_OK)
             break;
+        t.dev_h_ms = gt.h;
+        t.dev_l_ms = gt.l;
+        t.dev_a_ms = gt.a;
+        t.dev_b1_ms = gt.b1;
+        t.dev_b2_ms = gt.b2;
+        t.dev_hm_ms = gt.hm;
         if (timing)
             timing[i] = t;
         if (print) {
@@ -336,8 +420,7 @@ groth16_status cuda_prove(groth16_proof *proofs, const r1cs_partition *parts, si
             fprintf(stderr,
                     "cuzk timing: proof %zu: GPU %d device time (CUDA events): H %.2f ms | MSM L "
                     "%.2f, A %.2f, B1 %.2f, B2 (G2) %s, H %.2f ms\n",
-                    i, g_ctx->ordinal, gt.h, gt.l, gt.a, gt.b1,
-                    gt.b2_on_gpu ? "on the GPU" : "on the CPU", gt.hm);
+                    i, g_ctx->ordinal, gt.h, gt.l, gt.a, gt.b1, b2_mode_name(gt.b2_mode), gt.hm);
         }
     }
     pthread_mutex_unlock(&g_lock);

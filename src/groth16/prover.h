@@ -22,6 +22,9 @@ typedef struct {
     h_poly_timing h_steps;
     double h_ms, scalars_ms, msm_l_ms, msm_a_ms, msm_b1_ms, msm_b2_ms, msm_h_ms, assemble_ms;
     double total_ms;
+    /* device time of each stage (CUDA events, without copies) where the
+     * backend is a GPU; 0 on the CPU backend */
+    double dev_h_ms, dev_l_ms, dev_a_ms, dev_b1_ms, dev_b2_ms, dev_hm_ms;
 } groth16_prove_timing;
 
 /* Proves n partitions that share one parameter set.  r and s hold n values
