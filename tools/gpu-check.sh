@@ -3,6 +3,8 @@
 # carried static jansson (.device/jansson, made by tools/gpu-prepare.sh), run
 # the self-test (it reports the GPUs the CUDA runtime sees), the CPU test suite
 # and the field/curve benchmarks.  Logs go to $OUT.
+#   tools/gpu-check.sh porep: PoRep C2 2 KiB proved by the CPU and CUDA backends
+#   with the same r, s: byte-identical and verified.
 #   tools/gpu-check.sh cuda [MSM_LOG NTT_LOG]: only the CUDA backend: build
 #   cuzk, cuzk_gpu_check and bench_cuda, check GPU against CPU, then time the
 #   GPU MSMs, NTTs, H step and whole proofs (CPU and GPU backends).
@@ -15,6 +17,46 @@ export PATH="$PATH:/usr/local/cuda/bin"
     nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv
     nvcc --version | tail -1
 } >"$out/machine.txt" 2>&1
+if [ "${1:-}" = porep ]; then
+    # PoRep C2 2 KiB on the GPU: seal, TEST-ONLY setup, prove with the CPU and
+    # the CUDA backends with the same fixed r, s (--rs-seed): the proofs must be
+    # byte-identical and verify; then fresh-randomness GPU proofs verify too.
+    cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+        -DCMAKE_C_FLAGS=-w -DCUZK_JANSSON_ROOT="$PWD/.device/jansson" \
+        -DCUZK_CRYPTO_ROOT="$PWD/.device/crypto" >"$out/build.txt" 2>&1 &&
+        cmake --build build-gpu -j"$(nproc)" --target cuzk >>"$out/build.txt" 2>&1 ||
+        { grep -E "error" "$out/build.txt" | head -30; exit 1; }
+    c=build-gpu/cuzk d=/tmp/porep-gpu
+    mkdir -p $d
+    t=$(date +%s)
+    $c seal --sector-size 2KiB --registered-proof StackedDrg2KiBV1_1 --random 7 --miner-id 1234 \
+        --sector-number 3 --ticket "$(printf '%062d00' 1)" --seed "$(printf '%062d00' 2)" \
+        --out $d/s >$out/seal.txt 2>&1 || { tail $out/seal.txt; exit 1; }
+    [ -s $d/p/done ] || { $c setup porep-2k --out $d/p >$out/setup.txt 2>&1 && touch $d/p/done; } ||
+        { tail $out/setup.txt; exit 1; }
+    echo "seal + setup: $(($(date +%s) - t)) s"
+    CUZK_TIMING=1 $c prove porep --c1 $d/s/c1.json --params-dir $d/p --backend cpu \
+        --rs-seed 0badc0de --out $d/cpu.bin 2>&1 | tee $out/prove_cpu.txt |
+        grep -E "partition|total|prove |error|failed"
+    # B_G2 three ways (switches): CPU overlapped with the GPU (default), CPU
+    # after the GPU, on the GPU; each proof byte-identical to the CPU backend's
+    for m in overlap serial gpu; do
+        case $m in overlap) env="" ;; serial) env="CUZK_B2_OVERLAP=0" ;; gpu) env="CUZK_GPU_G2=1" ;; esac
+        env $env CUZK_TIMING=1 $c prove porep --c1 $d/s/c1.json --params-dir $d/p --backend cuda \
+            --rs-seed 0badc0de --out $d/cuda_$m.bin 2>&1 | tee $out/prove_cuda_$m.txt |
+            grep -E "partition|total|prove |device|error|failed"
+        cmp $d/cpu.bin $d/cuda_$m.bin &&
+            echo "porep-2k: CPU and CUDA (B2 $m) proofs byte-identical (fixed r, s)"
+    done
+    cp $d/cuda_overlap.bin $d/cuda.bin
+    $c verify porep --c1 $d/s/c1.json --params-dir $d/p --proof $d/cuda.bin | tail -1
+    for i in 1 2; do
+        CUZK_TIMING=1 $c prove porep --c1 $d/s/c1.json --params-dir $d/p --backend cuda \
+            --out $d/fresh.bin 2>&1 | tee $out/prove_fresh$i.txt | grep -E "total|prove |error"
+    done
+    $c verify porep --c1 $d/s/c1.json --params-dir $d/p --proof $d/fresh.bin | tail -1
+    exit 0
+fi
 if [ "${1:-}" = cuda ]; then
     export PATH="$PATH:/usr/local/cuda/bin"
     nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.sm --format=csv >"$out/machine.txt" 2>&1
