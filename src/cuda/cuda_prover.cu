@@ -6,6 +6,7 @@
 
 #include "cuda/cuda_backend.h"
 #include "cuda/cuda_internal.cuh"
+#include "cuda/cuda_srs_cache.cuh"
 
 extern "C" {
 #include "cuda/cuda_device.h"
@@ -18,16 +19,8 @@ extern "C" {
 
 namespace {
 
-struct resident {
-    const groth16_params_data *key = nullptr; // the set the bases came from
-    const void *ptrs[5] = {};
-    size_t counts[5] = {};
-    cuda_bases *h = nullptr, *l = nullptr, *a = nullptr, *b1 = nullptr, *b2 = nullptr;
-};
-
 pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 cuda_ctx *g_ctx = nullptr;
-resident g_srs;
 dbuf g_in, g_aux; // the witness, Montgomery, on the device
 
 groth16_status fail_cuda(groth16_error *err, const cuda_error &e) {
@@ -37,43 +30,12 @@ groth16_status fail_cuda(groth16_error *err, const cuda_error &e) {
     return groth16_fail(err, s, "cuda: %s", e.msg);
 }
 
-void free_srs() {
-    cuda_bases_free(g_srs.h);
-    cuda_bases_free(g_srs.l);
-    cuda_bases_free(g_srs.a);
-    cuda_bases_free(g_srs.b1);
-    cuda_bases_free(g_srs.b2);
-    g_srs = resident();
-}
-
 cuda_status ensure_ctx(cuda_error *e) {
     if (g_ctx)
         return CUDA_OK;
     const char *env = getenv("CUZK_GPU");
     int ordinal = env && *env ? atoi(env) : 0;
     return cuda_ctx_create(&g_ctx, ordinal, e);
-}
-
-cuda_status ensure_srs(const groth16_params_data *srs, cuda_error *e) {
-    const void *ptrs[5] = {srs->h, srs->l, srs->a, srs->b_g1, srs->b_g2};
-    size_t counts[5] = {srs->n_h, srs->n_l, srs->n_a, srs->n_b, srs->n_b};
-    if (g_srs.key == srs && !memcmp(ptrs, g_srs.ptrs, sizeof ptrs) &&
-        !memcmp(counts, g_srs.counts, sizeof counts))
-        return CUDA_OK;
-    free_srs();
-    cuda_status s;
-    if ((s = cuda_bases_upload_g1(g_ctx, &g_srs.h, srs->h, srs->n_h, e)) ||
-        (s = cuda_bases_upload_g1(g_ctx, &g_srs.l, srs->l, srs->n_l, e)) ||
-        (s = cuda_bases_upload_g1(g_ctx, &g_srs.a, srs->a, srs->n_a, e)) ||
-        (s = cuda_bases_upload_g1(g_ctx, &g_srs.b1, srs->b_g1, srs->n_b, e)) ||
-        (s = cuda_bases_upload_g2(g_ctx, &g_srs.b2, srs->b_g2, srs->n_b, e))) {
-        free_srs();
-        return s;
-    }
-    g_srs.key = srs;
-    memcpy(g_srs.ptrs, ptrs, sizeof ptrs);
-    memcpy(g_srs.counts, counts, sizeof counts);
-    return CUDA_OK;
 }
 
 // The CPU prover's shape check (prover.c), repeated: the GPU must refuse the
@@ -197,10 +159,10 @@ struct gpu_sums {
 };
 
 // H step and MSMs of one proof on the GPU (see prove_one).
-groth16_status gpu_part(gpu_sums *o, const r1cs_partition *p, const groth16_params_data *srs, int k,
-                        size_t m, size_t n_in, size_t n_aux, size_t b_inputs, b2_mode mode,
-                        unsigned threads, groth16_prove_timing *t, gpu_times *gt,
-                        groth16_error *err) {
+groth16_status gpu_part(gpu_sums *o, const r1cs_partition *p, const groth16_params_data *srs,
+                        const cz_srs *dev, int k, size_t m, size_t n_in, size_t n_aux,
+                        size_t b_inputs, b2_mode mode, unsigned threads, groth16_prove_timing *t,
+                        gpu_times *gt, groth16_error *err) {
     cuda_error e = {CUDA_OK, ""};
     cuda_status cs = CUDA_OK;
     cuda_ctx *c = g_ctx;
@@ -246,24 +208,24 @@ groth16_status gpu_part(gpu_sums *o, const r1cs_partition *p, const groth16_para
             return fail_cuda(err, e); \
         slot += ms.total_ms;          \
     } while (0)
-    MSM(cz_msm_g1_dev(c, &xl, g_srs.l, 0, daux, 1, NULL, n_aux, win, 1, &ms, &e), gt->l);
+    MSM(cz_msm_g1_dev(c, &xl, dev->l, 0, daux, 1, NULL, n_aux, win, 1, &ms, &e), gt->l);
     double t4 = timing_now_ms();
-    MSM(cz_msm_g1_dev(c, &xa, g_srs.a, 0, din, 1, NULL, n_in, win, 1, &ms, &e), gt->a);
-    MSM(cz_msm_g1_dev(c, &xa2, g_srs.a, n_in, daux, 1, p->a_aux_density, n_aux, win, 1, &ms, &e),
+    MSM(cz_msm_g1_dev(c, &xa, dev->a, 0, din, 1, NULL, n_in, win, 1, &ms, &e), gt->a);
+    MSM(cz_msm_g1_dev(c, &xa2, dev->a, n_in, daux, 1, p->a_aux_density, n_aux, win, 1, &ms, &e),
         gt->a);
     double t5 = timing_now_ms();
-    MSM(cz_msm_g1_dev(c, &xb, g_srs.b1, 0, din, 1, p->b_input_density, n_in, win, 1, &ms, &e),
+    MSM(cz_msm_g1_dev(c, &xb, dev->b1, 0, din, 1, p->b_input_density, n_in, win, 1, &ms, &e),
         gt->b1);
-    MSM(cz_msm_g1_dev(c, &xb2, g_srs.b1, b_inputs, daux, 1, p->b_aux_density, n_aux, win, 1, &ms,
+    MSM(cz_msm_g1_dev(c, &xb2, dev->b1, b_inputs, daux, 1, p->b_aux_density, n_aux, win, 1, &ms,
                       &e),
         gt->b1);
     double t6 = timing_now_ms();
     g2_jac &b2 = o->b2;
     if (mode == B2_GPU) {
-        MSM(cz_msm_g2_dev(c, &yb, g_srs.b2, 0, din, 1, p->b_input_density, n_in, win, 1, &ms, &e),
+        MSM(cz_msm_g2_dev(c, &yb, dev->b2, 0, din, 1, p->b_input_density, n_in, win, 1, &ms, &e),
             gt->b2);
-        MSM(cz_msm_g2_dev(c, &yb2, g_srs.b2, b_inputs, daux, 1, p->b_aux_density, n_aux, win, 1,
-                          &ms, &e),
+        MSM(cz_msm_g2_dev(c, &yb2, dev->b2, b_inputs, daux, 1, p->b_aux_density, n_aux, win, 1, &ms,
+                          &e),
             gt->b2);
         g2_jac y;
         cz_g2x_to_jac(&b2, &yb);
@@ -277,7 +239,7 @@ groth16_status gpu_part(gpu_sums *o, const r1cs_partition *p, const groth16_para
     double t7 = timing_now_ms();
     x_set_inf(xh);
     if (m > 1)
-        MSM(cz_msm_g1_dev(c, &xh, g_srs.h, 0, h, 1, NULL, m - 1, win, 1, &ms, &e), gt->hm);
+        MSM(cz_msm_g1_dev(c, &xh, dev->h, 0, h, 1, NULL, m - 1, win, 1, &ms, &e), gt->hm);
     double t8 = timing_now_ms();
 #undef MSM
     t->msm_l_ms = t4 - t3;
@@ -306,9 +268,10 @@ groth16_status prove_one(groth16_proof *proof, const r1cs_partition *p,
     if (st != GROTH16_OK)
         return st;
     cuda_error e = {CUDA_OK, ""};
-    if (ensure_srs(srs, &e))
-        return fail_cuda(err, e);
     b2_mode mode = b2_mode_get();
+    const cz_srs *dev_srs = nullptr;
+    if (cz_srs_get(g_ctx, srs, mode == B2_GPU, &dev_srs, &e))
+        return fail_cuda(err, e);
     b2_job job;
     memset(&job, 0, sizeof job);
     job.p = p;
@@ -321,7 +284,9 @@ groth16_status prove_one(groth16_proof *proof, const r1cs_partition *p,
         mode = B2_CPU_SERIAL; // no thread to be had: in line, slower, the same proof
     gt->b2_mode = (int)mode;
     gpu_sums o;
-    st = gpu_part(&o, p, srs, k, m, n_in, n_aux, b_inputs, mode, threads, t, gt, err);
+    st = gpu_part(&o, p, srs, dev_srs, k, m, n_in, n_aux, b_inputs, mode, threads, t, gt, err);
+    if (st == GROTH16_ERR_NO_MEMORY && cz_srs_evict_others(srs) > 0) // scratch did not fit
+        st = gpu_part(&o, p, srs, dev_srs, k, m, n_in, n_aux, b_inputs, mode, threads, t, gt, err);
     if (started)
         pthread_join(tid, nullptr);
     if (st != GROTH16_OK)
@@ -427,7 +392,13 @@ groth16_status cuda_prove(groth16_proof *proofs, const r1cs_partition *parts, si
     return st;
 }
 
-const groth16_backend g_backend = {"cuda", cuda_prove};
+void cuda_forget(const groth16_params_data *srs) {
+    pthread_mutex_lock(&g_lock);
+    cz_srs_forget(srs);
+    pthread_mutex_unlock(&g_lock);
+}
+
+const groth16_backend g_backend = {"cuda", cuda_prove, cuda_forget};
 
 } // namespace
 
@@ -444,9 +415,16 @@ extern "C" const groth16_backend *cuda_backend_why(char *why, size_t whylen) {
 
 extern "C" const groth16_backend *cuda_backend(void) { return cuda_backend_why(NULL, 0); }
 
+extern "C" unsigned cuda_backend_resident_sets(void) {
+    pthread_mutex_lock(&g_lock);
+    unsigned n = cz_srs_count();
+    pthread_mutex_unlock(&g_lock);
+    return n;
+}
+
 extern "C" void cuda_backend_release(void) {
     pthread_mutex_lock(&g_lock);
-    free_srs();
+    cz_srs_evict_others(nullptr);
     cz_release(g_in);
     cz_release(g_aux);
     cuda_ctx_destroy(g_ctx);

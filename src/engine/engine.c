@@ -188,6 +188,8 @@ void cuzk_engine_free(cuzk_engine *e) {
         return;
     cuzk_engine_shutdown(e);
     job_table_clear(&e->jobs);
+    for (srs_set *s = e->srs.sets; s && e->backend->forget; s = s->next)
+        e->backend->forget(&s->data); /* the GPU's resident copies of our sets */
     srs_free(&e->srs);
     pthread_cond_destroy(&e->cv_sched);
     pthread_cond_destroy(&e->cv_synth);

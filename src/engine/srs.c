@@ -206,6 +206,8 @@ static cuzk_status decode_hot(srs_set *s, unsigned threads, char err[CUZK_ERROR_
 }
 
 static void demote_to_warm(cuzk_engine *e, srs_set *s) {
+    if (e->backend && e->backend->forget) /* a GPU's resident copy goes too */
+        e->backend->forget(&s->data);
     free_points(s);
     mem_put_srs(&e->mem, s->hot_bytes);
     s->tier = SRS_WARM;

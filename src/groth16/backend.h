@@ -14,6 +14,9 @@ typedef struct {
     groth16_status (*prove)(groth16_proof *proofs, const r1cs_partition *parts, size_t n,
                             const groth16_params_data *srs, const fr *r, const fr *s,
                             unsigned threads, groth16_prove_timing *timing, groth16_error *err);
+    /* Optional (NULL: nothing to do): the caller is about to free srs's points,
+     * so a backend that keeps copies (a GPU's resident bases) drops them. */
+    void (*forget)(const groth16_params_data *srs);
 } groth16_backend;
 
 /* The CPU backend (always present). */

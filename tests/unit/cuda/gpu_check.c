@@ -431,6 +431,71 @@ static void check_prove(const char *spec) {
     r1cs_matrices_free(&mx);
 }
 
+/* Two parameter sets proved alternately: both stay resident (no re-upload),
+ * with one slot (CUZK_GPU_SRS_SETS=1) each evicts the other, with B_G2 on
+ * the GPU the G2 bases go up late; every proof byte-identical to the CPU's. */
+typedef struct {
+    r1cs_matrices mx;
+    r1cs_partition part;
+    groth16_setup_result s;
+    groth16_params_data d;
+    uint8_t want[GROTH16_PROOF_BYTES];
+} prove_set;
+
+static void check_resident_sets(void) {
+    const char *specs[2] = {"random:3000:11", "random:5000:12"};
+    prove_set ps[2];
+    fr r = rand_fr(), sv = rand_fr();
+    groth16_error err = {0};
+    const groth16_backend *be = cuda_backend();
+    CHECK(be != NULL);
+    if (!be)
+        return;
+    for (int i = 0; i < 2; i++) {
+        toy_circuit tc;
+        char why[256];
+        groth16_toxic tox;
+        groth16_proof p;
+        CHECK(toy_circuit_parse(&tc, specs[i], why, sizeof why) == 0);
+        CHECK(synth(&ps[i].mx, R1CS_RECORD, &tc) == R1CS_OK);
+        CHECK(synth(&ps[i].part, R1CS_PROVE, &tc) == R1CS_OK);
+        CHECK(groth16_toxic_random(&tox, &err) == GROTH16_OK);
+        CHECK(groth16_setup(&ps[i].s, &ps[i].mx, &tox, g_threads, &err) == GROTH16_OK);
+        ps[i].d = groth16_setup_data(&ps[i].s);
+        CHECK(groth16_backend_cpu.prove(&p, &ps[i].part, 1, &ps[i].d, &r, &sv, g_threads, NULL,
+                                        &err) == GROTH16_OK);
+        groth16_proof_write(ps[i].want, &p);
+    }
+    cuda_backend_release();
+    const char *modes[3][2] = {
+        {"CUZK_GPU_SRS_SETS", "4"}, {"CUZK_GPU_SRS_SETS", "1"}, {"CUZK_GPU_G2", "1"}};
+    unsigned want_sets[3] = {2, 1, 2};
+    for (int m = 0; m < 3; m++) {
+        setenv(modes[m][0], modes[m][1], 1);
+        int same = 1;
+        for (int round = 0; round < 4; round++) {
+            groth16_proof p;
+            uint8_t got[GROTH16_PROOF_BYTES];
+            prove_set *x = &ps[round & 1];
+            groth16_status st = be->prove(&p, &x->part, 1, &x->d, &r, &sv, g_threads, NULL, &err);
+            CHECK(st == GROTH16_OK);
+            groth16_proof_write(got, &p);
+            same &= st == GROTH16_OK && memcmp(got, x->want, sizeof got) == 0;
+        }
+        CHECK(same);
+        unsigned n = cuda_backend_resident_sets();
+        CHECK(n == want_sets[m]);
+        printf("gpu resident sets, %s=%s: 2 sets alternately x4, proofs %s, %u resident\n",
+               modes[m][0], modes[m][1], same ? "byte-identical to the CPU's" : "DIFFERENT", n);
+        unsetenv(modes[m][0]);
+    }
+    for (int i = 0; i < 2; i++) {
+        r1cs_partition_free(&ps[i].part);
+        groth16_setup_free(&ps[i].s);
+        r1cs_matrices_free(&ps[i].mx);
+    }
+}
+
 int main(int argc, char **argv) {
     char msg[256] = "";
     int ndev = cuda_device_count(msg, sizeof msg);
@@ -460,6 +525,7 @@ int main(int argc, char **argv) {
     if (!(argc > 3 && strcmp(argv[3], "noprove") == 0)) {
         check_prove("random:1000:3");
         check_prove("random:70000:5");
+        check_resident_sets();
     }
     cuda_ctx_destroy(c);
     cuda_backend_release();

@@ -1,0 +1,32 @@
+// Parameter sets resident in device memory (cuda_srs_cache.cu).  A daemon
+// proves PoRep, WindowPoSt and WinningPoSt with different sets; uploading one
+// over the other at every switch would cost seconds at 32 GiB.  So up to
+// CUZK_GPU_SRS_SETS sets (default 4) stay resident, least recently used out
+// first, and a failed upload (out of device memory) evicts the others and
+// tries once more.  The G2 bases go up only when B_G2 runs on the GPU.
+// The caller serializes (the backend's lock).
+#ifndef CUZK_CUDA_SRS_CACHE_CUH
+#define CUZK_CUDA_SRS_CACHE_CUH
+
+#include "cuda/cuda_internal.cuh"
+
+extern "C" {
+#include "groth16/params.h"
+}
+
+struct cz_srs {
+    cuda_bases *h, *l, *a, *b1, *b2; // b2 NULL until a GPU B_G2 needs it
+};
+
+// The resident copy of srs (uploaded now if it is not), with the G2 bases
+// too when need_g2.
+cuda_status cz_srs_get(cuda_ctx *c, const groth16_params_data *srs, int need_g2, const cz_srs **out,
+                       cuda_error *err);
+// Evicts srs's copy, if resident (its host points are about to be freed).
+void cz_srs_forget(const groth16_params_data *srs);
+// Evicts every set except `keep` (NULL: all); returns how many went.
+unsigned cz_srs_evict_others(const groth16_params_data *keep);
+// Number of sets resident now.
+unsigned cz_srs_count(void);
+
+#endif
