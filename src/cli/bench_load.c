@@ -59,8 +59,8 @@ static const char *status_name(int s) {
 static void print_progress(FILE *f, const bench_record *r, size_t count) {
     double wall = (r->end_ms - r->start_ms) / 1000.0;
     if (r->code != 0) {
-        fprintf(f, "  [%zu/%zu] %-7s ERROR %s - %.2fs (slot %u): %s: %s\n", r->index + 1, count,
-                r->spec->name, "", wall, r->slot, grpc_client_code_name(r->code), r->msg);
+        fprintf(f, "  [%zu/%zu] %-7s ERROR - %.2fs (slot %u): %s: %s\n", r->index + 1, count,
+                r->spec->name, wall, r->slot, grpc_client_code_name(r->code), r->msg);
         return;
     }
     const client_proof_result *x = &r->res;

@@ -73,7 +73,8 @@ static const char client_usage[] =
     "  --timeline FILE.svg    one lane per request slot, a bar per stage from the daemon's\n"
     "                         timings: rpc (transfer, decoding), queue, srs load, synthesis,\n"
     "                         prove, other (prover wait, self-verification); gaps are idle\n"
-    "exit status: 0 all proofs completed, 1 a proof or call failed, 2 bad flags or input\n";
+    "exit status: 0 all proofs completed, 1 a proof or call failed, 2 bad flags or input\n"
+    "(in-process benchmarks: cuzk bench prove|synth|engine, see `cuzk help`)\n";
 
 enum { SUB_SINGLE, SUB_BATCH, SUB_STRESS, SUB_STATUS, SUB_PRELOAD, SUB_EVICT, SUB_METRICS, SUB_N };
 static const char *const sub_names[SUB_N] = {"single",  "batch", "stress", "status",
@@ -183,8 +184,9 @@ int cmd_bench_client_matches(const char *w) {
     for (int i = 0; i < SUB_N; i++)
         if (strcmp(w, sub_names[i]) == 0)
             return 1;
-    return strcmp(w, "-a") == 0 || strncmp(w, "--addr", 6) == 0 ||
-           strncmp(w, "--log-level", 11) == 0 || strncmp(w, "--timeout", 9) == 0;
+    return strcmp(w, "-a") == 0 || strncmp(w, "--addr", 6) == 0 || strcmp(w, "-h") == 0 ||
+           strcmp(w, "--help") == 0 || strncmp(w, "--log-level", 11) == 0 ||
+           strncmp(w, "--timeout", 9) == 0;
 }
 
 static int kind_from_str(const char *s) {
@@ -281,6 +283,11 @@ static int parse_args(bench_args *a, int argc, char **argv) {
     a->count = 3;
     int sub = find_sub(argc, argv);
     if (sub == -1) {
+        for (int i = 1; i < argc; i++)
+            if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+                fputs(client_usage, stdout);
+                return 0;
+            }
         fputs(client_usage, stderr);
         return 2;
     }
@@ -320,7 +327,7 @@ static int parse_args(bench_args *a, int argc, char **argv) {
         switch (c) {
         case O_HELP:
             fputs(client_usage, stdout);
-            exit(0);
+            return 0;
         case O_ADDR:
             a->addr = v;
             break;

@@ -5,8 +5,8 @@
 #define CUZK_CLI_CMD_BENCH_CLIENT_H
 
 /* 1 when `cuzk bench WORD ...` is a client command: WORD is one of the
- * subcommands above, or a global flag (-a/--addr, --log-level, --timeout)
- * given before the subcommand. */
+ * subcommands above, a global flag (-a/--addr, --log-level, --timeout)
+ * given before the subcommand, or -h/--help. */
 int cmd_bench_client_matches(const char *word);
 
 /* argv[0] is "bench"; the subcommand and flags follow in any order. */

@@ -45,7 +45,7 @@ static int usage(FILE *to) {
             "  daemon --config F [--listen A]               the cuzk.v1 gRPC proving daemon "
             "(if built)\n"
             "  bench single|batch|stress|status|preload|metrics [-a ADDR] ...   a daemon's client\n"
-            "                                   (if built; `cuzk bench status --help`)\n"
+            "                                   (if built; `cuzk bench --help`)\n"
             "  c1 check FILE                                check a C1 output (JSON or c1.json)\n"
             "  seal --registered-proof P ... --out DIR      seal test data (2KiB..512MiB) -> C1\n"
             "  verify-vanilla --c1 FILE [--miner-id N --sector-number N]   verify a C1's proofs\n"
