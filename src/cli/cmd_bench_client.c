@@ -184,9 +184,7 @@ int cmd_bench_client_matches(const char *w) {
     for (int i = 0; i < SUB_N; i++)
         if (strcmp(w, sub_names[i]) == 0)
             return 1;
-    return strcmp(w, "-a") == 0 || strncmp(w, "--addr", 6) == 0 || strcmp(w, "-h") == 0 ||
-           strcmp(w, "--help") == 0 || strncmp(w, "--log-level", 11) == 0 ||
-           strncmp(w, "--timeout", 9) == 0;
+    return w[0] == '-'; /* `bench prove|synth|engine` start with their word */
 }
 
 static int kind_from_str(const char *s) {
@@ -584,10 +582,10 @@ static int c1_inspect(const char *path, const uint8_t *buf, size_t len, c1_info 
 }
 
 static void spec_data_free(spec_data *d) {
-    free(d->file);
-    if (d->vp && d->vp[0] != d->file)
+    if (d->n_vp && d->vp[0] != d->file) /* else vp[0] is the file itself */
         for (size_t i = 0; i < d->n_vp; i++)
             free(d->vp[i]);
+    free(d->file);
     free(d->vp);
     free(d->vp_len);
     memset(d, 0, sizeof *d);
@@ -616,8 +614,8 @@ static int load_vanilla(const char *path, spec_data *d) {
             slog(SLOG_INFO, "bench",
                  "not a JSON array of base64 strings; sent as one raw proof file=%s", path);
         json_decref(j);
-        d->vp = malloc(sizeof *d->vp);
-        d->vp_len = malloc(sizeof *d->vp_len);
+        d->vp = calloc(1, sizeof *d->vp);
+        d->vp_len = calloc(1, sizeof *d->vp_len);
         if (!d->vp || !d->vp_len) {
             fprintf(stderr, "cuzk bench: out of memory\n");
             return 2;
@@ -715,9 +713,12 @@ static int build_spec(const bench_args *a, int kind, bench_spec *s, spec_data *d
         if (path == NULL)
             return bad("%s: --vanilla FILE is required (the vanilla proofs)%s", name, "");
         if (kind == 2) {
-            if (rp >= FC_SECTOR_SIZES)
-                return bad("snap: --registered-proof %s: not a RegisteredUpdateProof (0..4)%s",
-                           a->have_rp[kind] || a->have_rp[0] ? "given" : "missing", "");
+            if (rp >= FC_SECTOR_SIZES) {
+                char num[32];
+                snprintf(num, sizeof num, "%llu", (unsigned long long)rp);
+                return bad("snap: --registered-proof %s is not a RegisteredUpdateProof (0..4)%s",
+                           num, "");
+            }
             snprintf(rp_name, sizeof rp_name, "RegisteredUpdateProof %s",
                      fc_shape_at((unsigned)rp)->size_name);
             size = fc_shape_at((unsigned)rp)->sector_size;

@@ -5,8 +5,9 @@
 #define CUZK_CLI_CMD_BENCH_CLIENT_H
 
 /* 1 when `cuzk bench WORD ...` is a client command: WORD is one of the
- * subcommands above, a global flag (-a/--addr, --log-level, --timeout)
- * given before the subcommand, or -h/--help. */
+ * subcommands above or a flag (the client's flags may precede the
+ * subcommand; the in-process `bench prove|synth|engine` start with their
+ * word). */
 int cmd_bench_client_matches(const char *word);
 
 /* argv[0] is "bench"; the subcommand and flags follow in any order. */
