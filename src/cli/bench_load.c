@@ -308,17 +308,23 @@ static size_t stage_bars(lanes_svg_interval *iv, const bench_record *r, char *no
     /* synthesis and prove are summed over partitions; pipelined partitions
      * overlap, so scale the stages into the daemon's total when they exceed it */
     double k = sum > total && sum > 0 ? total / sum : 1.0;
+    /* the daemon time outside the four stages is mostly waiting for a busy
+     * prover after synthesis (self-verification after proving is ms), so it
+     * is drawn between synthesis and prove, and prove ends with the reply */
+    double wait = total - sum * k;
     size_t m = 0;
     double t = b - total;
     iv[m++] = (lanes_svg_interval){a, t, "rpc", note};
     for (int s = 0; s < 4; s++) {
+        if (s == 3 && wait > 0.5) {
+            iv[m++] = (lanes_svg_interval){t, t + wait, "wait/other", note};
+            t += wait;
+        }
         if (st[s] <= 0)
             continue;
         iv[m++] = (lanes_svg_interval){t, t + st[s] * k, names[s], note};
         t += st[s] * k;
     }
-    if (b - t > 0.5) /* not in the four stages: waiting for the prover, self-verification */
-        iv[m++] = (lanes_svg_interval){t, b, "other", note};
     return m;
 }
 
@@ -345,8 +351,8 @@ int bench_timeline(const char *path, const char *title, const bench_plan *p, con
                 m += stage_bars(iv + m, &r[i], notes + i * NOTE, NOTE);
         lanes[s].n = (size_t)(iv + m - lanes[s].iv);
     }
-    static const char *const legend[] = {"rpc",   "queue", "srs load", "synthesis",
-                                         "prove", "other", "failed",   NULL};
+    static const char *const legend[] = {"rpc",        "queue", "srs load", "synthesis",
+                                         "wait/other", "prove", "failed",   NULL};
     rc = lanes_svg_save(path, title, legend, lanes, p->slots, err, CUZK_ERROR_LEN);
 out:
     free(lanes);

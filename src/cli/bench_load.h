@@ -61,11 +61,11 @@ void bench_summary(FILE *f, const bench_plan *p, const bench_record *r, size_t n
                    double elapsed_ms);
 
 /* The timeline SVG: one lane per slot, per request a bar for each stage
- * (rpc, queue, srs load, synthesis, prove, other) laid out from the
- * daemon's timings inside the call's wall time: "rpc" is the wall time
- * outside the daemon's total_ms (transfer, decoding), "other" the daemon
- * time outside the four stages (waiting for the prover, self-verification).  Returns 0 or -1 with
- * err. */
+ * laid out from the daemon's timings inside the call's wall time: "rpc"
+ * (wall time outside the daemon's total_ms: transfer, decoding), queue,
+ * srs load, synthesis, "wait/other" (daemon time outside the four stages:
+ * mostly waiting for a busy prover, plus self-verification), prove (ending
+ * with the reply).  Returns 0 or -1 with err. */
 int bench_timeline(const char *path, const char *title, const bench_plan *p, const bench_record *r,
                    size_t n, char err[CUZK_ERROR_LEN]);
 

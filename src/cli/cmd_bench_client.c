@@ -72,7 +72,7 @@ static const char client_usage[] =
     "  -j, --concurrency N    requests in flight (batch default 1, stress default 16)\n"
     "  --timeline FILE.svg    one lane per request slot, a bar per stage from the daemon's\n"
     "                         timings: rpc (transfer, decoding), queue, srs load, synthesis,\n"
-    "                         prove, other (prover wait, self-verification); gaps are idle\n"
+    "                         wait/other (prover busy, self-verification), prove; gaps = idle\n"
     "exit status: 0 all proofs completed, 1 a proof or call failed, 2 bad flags or input\n"
     "(in-process benchmarks: cuzk bench prove|synth|engine, see `cuzk help`)\n";
 

@@ -16,11 +16,13 @@ and one on a TCP port:
 
 usage: bench_client_e2e.py CUZK PARAMS_DIR
 PARAMS_DIR holds (or gets, by `cuzk setup`) the test-only porep-2k and wpost-2k
-parameters."""
+parameters.  CUZK_BENCH_CLIENT=BINARY runs the `cuzk bench` commands with
+another build (e.g. the sanitizer build's cuzk against the release daemon)."""
 import base64, json, os, re, shutil, signal, socket, subprocess, sys, tempfile, time
 import xml.etree.ElementTree as ET
 
 cuzk, params = sys.argv[1], os.path.abspath(sys.argv[2])
+client = os.environ.get("CUZK_BENCH_CLIENT", cuzk)
 tmp = tempfile.mkdtemp(prefix="cuzk-bench-e2e-")
 checks = failures = 0
 
@@ -36,7 +38,8 @@ def check(cond, what, out=None):
 
 
 def run(*a, timeout=600):
-    return subprocess.run([cuzk, *a], capture_output=True, text=True, timeout=timeout)
+    exe = client if a[0] == "bench" else cuzk
+    return subprocess.run([exe, *a], capture_output=True, text=True, timeout=timeout)
 
 
 def free_port():
@@ -105,7 +108,7 @@ try:
 
     # PoRep over the unix socket runs in the background while the rest goes on.
     proof = os.path.join(tmp, "porep.proof")
-    porep = subprocess.Popen([cuzk, "bench", "single", "-a", UDS, "-t", "seal-commit", "--c1", c1,
+    porep = subprocess.Popen([client, "bench", "single", "-a", UDS, "-t", "seal-commit", "--c1", c1,
                               "--proof-out", proof, "--timeline", os.path.join(tmp, "p.svg")],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
