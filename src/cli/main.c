@@ -16,6 +16,7 @@
 #include "cli/selftest.h"
 #ifdef CUZK_HAVE_DAEMON
 #include "cli/cmd_daemon.h"
+#include "cli/cmd_bench_client.h"
 #endif
 
 #include "cuzk/version.h"
@@ -43,6 +44,8 @@ static int usage(FILE *to) {
             "  graph cache-name|cache-digest PROOF [--out F]   SDR parent cache name / digest\n"
             "  daemon --config F [--listen A]               the cuzk.v1 gRPC proving daemon "
             "(if built)\n"
+            "  bench single|batch|stress|status|preload|metrics [-a ADDR] ...   a daemon's client\n"
+            "                                   (if built; `cuzk bench --help`)\n"
             "  c1 check FILE                                check a C1 output (JSON or c1.json)\n"
             "  seal --registered-proof P ... --out DIR      seal test data (2KiB..512MiB) -> C1\n"
             "  verify-vanilla --c1 FILE [--miner-id N --sector-number N]   verify a C1's proofs\n"
@@ -92,6 +95,8 @@ int main(int argc, char **argv) {
 #ifdef CUZK_HAVE_DAEMON
     if (strcmp(cmd, "daemon") == 0)
         return cmd_daemon(argc - 2, argv + 2);
+    if (strcmp(cmd, "bench") == 0 && argc > 2 && cmd_bench_client_matches(argv[2]))
+        return cmd_bench_client(argc - 1, argv + 1);
     /* Rust cuzk-daemon's command line (`cuzk --config F`, systemd units) */
     if (strcmp(cmd, "--config") == 0 || strcmp(cmd, "-c") == 0 || strcmp(cmd, "--listen") == 0 ||
         strcmp(cmd, "-l") == 0 || strcmp(cmd, "--log-level") == 0)
