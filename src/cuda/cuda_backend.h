@@ -17,6 +17,11 @@ extern "C" {
  * why, if given). */
 const groth16_backend *cuda_backend(void);
 const groth16_backend *cuda_backend_why(char *why, size_t whylen);
+/* Selects the GPU by ordinal before first use (default: CUZK_GPU, else 0).
+ * -1 if the backend already runs on another device. */
+int cuda_backend_set_device(int ordinal);
+/* The ordinal in use (or to be used). */
+int cuda_backend_device(void);
 /* How many parameter sets are resident on the GPU now (CUZK_GPU_SRS_SETS
  * caps it, default 4; least recently used out first). */
 unsigned cuda_backend_resident_sets(void);

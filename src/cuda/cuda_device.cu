@@ -38,3 +38,18 @@ extern "C" int cuda_device_query(int device, cuda_device_info *out, char *err, s
     out->total_memory = prop.totalGlobalMem;
     return 0;
 }
+
+extern "C" int cuda_device_memory(int device, size_t *free_bytes, size_t *total_bytes, char *err,
+                                  size_t errlen) {
+    int prev = 0;
+    cudaGetDevice(&prev);
+    cudaError_t e = cudaSetDevice(device);
+    if (e == cudaSuccess)
+        e = cudaMemGetInfo(free_bytes, total_bytes);
+    cudaSetDevice(prev);
+    if (e != cudaSuccess) {
+        set_err(err, errlen, "cudaMemGetInfo", e);
+        return -1;
+    }
+    return 0;
+}

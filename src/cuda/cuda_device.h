@@ -22,6 +22,10 @@ typedef struct {
 int cuda_device_count(char *err, size_t errlen);
 /* 0 on success, -1 with a message in err. */
 int cuda_device_query(int device, cuda_device_info *out, char *err, size_t errlen);
+/* Free and total device memory now (cudaMemGetInfo on the device's primary
+ * context, which the backend shares).  0 on success, -1 with a message. */
+int cuda_device_memory(int device, size_t *free_bytes, size_t *total_bytes, char *err,
+                       size_t errlen);
 
 #ifdef __cplusplus
 }

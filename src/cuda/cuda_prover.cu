@@ -30,12 +30,19 @@ groth16_status fail_cuda(groth16_error *err, const cuda_error &e) {
     return groth16_fail(err, s, "cuda: %s", e.msg);
 }
 
+int g_ordinal = -1; // -1: CUZK_GPU, else 0
+
+int ordinal_wanted() {
+    if (g_ordinal >= 0)
+        return g_ordinal;
+    const char *env = getenv("CUZK_GPU");
+    return env && *env ? atoi(env) : 0;
+}
+
 cuda_status ensure_ctx(cuda_error *e) {
     if (g_ctx)
         return CUDA_OK;
-    const char *env = getenv("CUZK_GPU");
-    int ordinal = env && *env ? atoi(env) : 0;
-    return cuda_ctx_create(&g_ctx, ordinal, e);
+    return cuda_ctx_create(&g_ctx, ordinal_wanted(), e);
 }
 
 // The CPU prover's shape check (prover.c), repeated: the GPU must refuse the
@@ -414,6 +421,22 @@ extern "C" const groth16_backend *cuda_backend_why(char *why, size_t whylen) {
 }
 
 extern "C" const groth16_backend *cuda_backend(void) { return cuda_backend_why(NULL, 0); }
+
+extern "C" int cuda_backend_set_device(int ordinal) {
+    pthread_mutex_lock(&g_lock);
+    int rc = g_ctx && g_ctx->ordinal != ordinal ? -1 : 0;
+    if (!rc)
+        g_ordinal = ordinal;
+    pthread_mutex_unlock(&g_lock);
+    return rc;
+}
+
+extern "C" int cuda_backend_device(void) {
+    pthread_mutex_lock(&g_lock);
+    int o = g_ctx ? g_ctx->ordinal : ordinal_wanted();
+    pthread_mutex_unlock(&g_lock);
+    return o;
+}
 
 extern "C" unsigned cuda_backend_resident_sets(void) {
     pthread_mutex_lock(&g_lock);

@@ -15,6 +15,9 @@
 #include <string.h>
 #include <time.h>
 
+#ifdef CUZK_HAVE_CUDA
+#include "cuda/cuda_backend.h"
+#endif
 #include "engine/engine_internal.h"
 #include "engine/providers.h"
 
@@ -123,11 +126,25 @@ cuzk_engine *cuzk_engine_new(const cuzk_engine_config *cfg, char err[CUZK_ERROR_
     e->has_provider[CUZK_KIND_POREP_C2] = e->has_provider[CUZK_KIND_WINDOW_POST] =
         e->has_provider[CUZK_KIND_WINNING_POST] = 1;
     e->backend = &groth16_backend_cpu;
+#ifdef CUZK_HAVE_CUDA
     if (c->use_gpu) {
-        const groth16_backend *gpu = groth16_backend_find("cuda");
+        /* one GPU per engine for now: the first configured ordinal */
+        int ordinal = c->n_gpu_devices ? c->gpu_devices[0] : cuda_backend_device();
+        char why[256] = "";
+        const groth16_backend *gpu = NULL;
+        if (cuda_backend_set_device(ordinal) != 0)
+            snprintf(why, sizeof why, "the CUDA backend already runs on another GPU");
+        else
+            gpu = cuda_backend_why(why, sizeof why);
         if (gpu)
             e->backend = gpu;
+        else
+            engine_log("GPU %d not usable (%s): proving on the CPU backend", ordinal, why);
+        if (gpu && c->n_gpu_devices > 1)
+            engine_log("gpus.devices lists %zu GPUs; this build proves on the first (%d) only",
+                       c->n_gpu_devices, ordinal);
     }
+#endif
     char perr[CUZK_ERROR_LEN] = "";
     if (pipeline_start(e, perr) != 0) {
         set_err(err, "%s", perr);

@@ -84,6 +84,9 @@ struct cuzk_engine {
     engine_circuit_provider providers[CUZK_KIND_COUNT];
     int has_provider[CUZK_KIND_COUNT];
     const groth16_backend *backend;
+    /* the job the prover worker is proving now ("" when idle), for GetStatus */
+    char proving_job[CUZK_JOB_ID_LEN];
+    cuzk_proof_kind proving_kind;
 
     /* pipeline */
     engine_batch *active; /* priority order, then admission order */

@@ -568,6 +568,8 @@ static void *prover_main(void *arg) {
         if (e->prover_threads > e->dbg.prove_threads_max)
             e->dbg.prove_threads_max = e->prover_threads;
         const groth16_backend *be = e->backend;
+        snprintf(e->proving_job, sizeof e->proving_job, "%s", g->jobs[0]->id);
+        e->proving_kind = g->jobs[0]->kind;
         const srs_set *s = g->batch->srs;
         int verify = e->cfg.self_verify;
         pthread_mutex_unlock(&e->mu);
@@ -616,6 +618,7 @@ static void *prover_main(void *arg) {
 
         pthread_mutex_lock(&e->mu);
         e->prove_active--;
+        e->proving_job[0] = 0;
         e->self_verify_failures += (uint64_t)verify_failures;
         for (size_t k = 0; k < m; k++) {
             engine_job *j = g->jobs[k];

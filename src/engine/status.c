@@ -9,6 +9,11 @@
 
 #include "engine/engine_internal.h"
 
+#ifdef CUZK_HAVE_CUDA
+#include "cuda/cuda_backend.h"
+#include "cuda/cuda_device.h"
+#endif
+
 void cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *out) {
     memset(out, 0, sizeof *out);
     if (!e)
@@ -42,7 +47,31 @@ void cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *out) {
             o->ref_count = s->refs;
         }
     }
+#ifdef CUZK_HAVE_CUDA
+    if (strcmp(e->backend->name, "cuda") == 0 && (out->gpus = calloc(1, sizeof *out->gpus))) {
+        cuzk_gpu_status *g = out->gpus;
+        out->n_gpus = 1;
+        g->ordinal = (unsigned)cuda_backend_device();
+        snprintf(g->current_job_id, sizeof g->current_job_id, "%s", e->proving_job);
+        g->current_kind = e->proving_kind;
+    }
+#endif
     pthread_mutex_unlock(&e->mu);
+#ifdef CUZK_HAVE_CUDA
+    /* the runtime queries outside the lock: they may take milliseconds */
+    for (size_t i = 0; i < out->n_gpus; i++) {
+        cuzk_gpu_status *g = &out->gpus[i];
+        cuda_device_info info;
+        size_t free_b = 0, total_b = 0;
+        char err[256];
+        if (cuda_device_query((int)g->ordinal, &info, err, sizeof err) == 0)
+            snprintf(g->name, sizeof g->name, "%s", info.name);
+        if (cuda_device_memory((int)g->ordinal, &free_b, &total_b, err, sizeof err) == 0) {
+            g->vram_total_bytes = total_b;
+            g->vram_free_bytes = free_b;
+        }
+    }
+#endif
 }
 
 void cuzk_engine_status_clear(cuzk_engine_status *s) {
