@@ -45,9 +45,13 @@ static int check_request(const fc_post_proof *p, size_t n, const uint8_t randomn
                  max > 1 ? "1 to " : "", max);
         return -1;
     }
-    if (partition >= POST_MAX_PARTITION || (p->kind == FC_POST_WINNING && partition != 0)) {
-        snprintf(err, errlen, "partition %llu: %s", (unsigned long long)partition,
-                 p->kind == FC_POST_WINNING ? "WinningPoSt has only partition 0" : "out of range");
+    if (p->kind == FC_POST_WINNING && partition != 0) {
+        snprintf(err, errlen, "WinningPoSt has only partition 0, not %llu",
+                 (unsigned long long)partition);
+        return -1;
+    }
+    if (partition >= POST_MAX_PARTITION) {
+        snprintf(err, errlen, "partition %llu: out of range", (unsigned long long)partition);
         return -1;
     }
     return 0;
