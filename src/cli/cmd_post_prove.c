@@ -359,7 +359,11 @@ static int partition_prepare(post_partition *pp, const post_cli *a, size_t i) {
     }
     if (bufs && lens)
         rc = post_partition_prepare(pp, a->p, bufs, lens, n, a->rnd, k, err, sizeof err);
-    if (rc)
+    size_t bad;
+    if (rc && sscanf(err, "vanilla_proofs[%zu]", &bad) == 1 && bad < n)
+        fprintf(stderr, "cuzk prove post: partition %llu: %s (%s); no proof written\n",
+                (unsigned long long)k, err, a->items[first + bad].path);
+    else if (rc)
         fprintf(stderr, "cuzk prove post: partition %llu: %s; no proof written\n",
                 (unsigned long long)k, err);
     free(bufs);
