@@ -20,7 +20,9 @@
  * the first vanilla proof; window means the V1_1 proofs, 10..14).
  * Partitions: with --partition K the sectors given are partition K's (at
  * most the proof's sector count; Curio's one-partition requests); without
- * it they are split in order into partitions 0, 1, ...  WinningPoSt takes
+ * it they are split in the order given into partitions 0, 1, ...
+ * (rust-fil-proofs' generate_window_post orders them by sector number, a
+ * BTreeMap; give them so for proofs its verifier checks).  WinningPoSt takes
  * one sector.  --miner-id is accepted as Curio sends it; the FallbackPoSt
  * circuit does not depend on the prover id.  Parameters are found by
  * Filecoin's names under DIR, else $FIL_PROOFS_PARAMETER_CACHE. */
