@@ -1,6 +1,7 @@
 /* cuzk prove post / verify post / post public-inputs: see cmd_post_prove.h. */
 #include "cli/cmd_post_prove.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,8 +53,9 @@ static int parse_u64(uint64_t *out, const char *s, const char *cmd, const char *
         fprintf(stderr, "cuzk %s: %s: a number is required\n", cmd, what);
         return -1;
     }
+    errno = 0;
     *out = strtoull(s, &end, 10);
-    if (*end) {
+    if (*end || errno == ERANGE) {
         fprintf(stderr, "cuzk %s: %s: \"%s\" is not a number\n", cmd, what, s);
         return -1;
     }
@@ -80,7 +82,8 @@ static uint8_t *read_all(const char *path, size_t *len, const char *cmd) {
         return NULL;
     }
     *len = n;
-    return b;
+    uint8_t *fit = realloc(b, n); /* a WindowPoSt may hold thousands of files */
+    return fit ? fit : b;
 }
 
 /* "N:HEX64" -> a replica. */
