@@ -9,6 +9,7 @@
 #include "cli/cmd_groth16.h"
 #include "cli/cmd_hash.h"
 #include "cli/cmd_post.h"
+#include "cli/cmd_post_prove.h"
 #include "cli/cmd_porep.h"
 #include "cli/porep_params.h"
 #include "cli/cmd_seal.h"
@@ -56,6 +57,10 @@ static int usage(FILE *to) {
             "  prove porep --c1 F --params-dir D [--out P]  PoRep C2: C1 -> verified proof\n"
             "  verify porep --c1 F --proof P --params-dir D verify a PoRep proof: OK/INVALID\n"
             "  porep public-inputs --c1 F [--partition K]   the derived public inputs (hex)\n"
+            "  prove post --kind winning|window --vanilla F... --randomness HEX --params-dir D\n"
+            "                                   WindowPoSt/WinningPoSt -> verified proof(s)\n"
+            "  verify post --kind K --vanilla F... --randomness HEX --proof P   OK/INVALID\n"
+            "  post public-inputs --kind K --vanilla F... --randomness HEX   public inputs (hex)\n"
             "  version                                      print the version\n"
             "  help                                         this text\n",
             CUZK_VERSION_STRING);
@@ -78,6 +83,12 @@ int main(int argc, char **argv) {
         return cmd_verify_porep(argc - 3, argv + 3);
     if (strcmp(cmd, "porep") == 0)
         return cmd_porep(argc - 2, argv + 2);
+    if (strcmp(cmd, "prove") == 0 && argc > 2 && strcmp(argv[2], "post") == 0)
+        return cmd_prove_post(argc - 3, argv + 3);
+    if (strcmp(cmd, "verify") == 0 && argc > 2 && strcmp(argv[2], "post") == 0)
+        return cmd_verify_post(argc - 3, argv + 3);
+    if (strcmp(cmd, "post") == 0)
+        return cmd_post(argc - 2, argv + 2);
     if (strcmp(cmd, "setup") == 0)
         return cmd_setup(argc - 2, argv + 2);
     if (strcmp(cmd, "prove") == 0 && argc > 2 && strcmp(argv[2], "zkey") == 0)

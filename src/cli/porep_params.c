@@ -82,6 +82,14 @@ int porep_params_paths(char *params, char *vk, char *meta, size_t cap, const cha
     return paths_for_stem(params, vk, meta, cap, dir, stem);
 }
 
+int post_params_paths(char *params, char *vk, char *meta, size_t cap, const char *dir,
+                      const fc_post_proof *p) {
+    char stem[160];
+    if (!fc_post_param_stem(stem, sizeof stem, p))
+        return -1;
+    return paths_for_stem(params, vk, meta, cap, dir, stem);
+}
+
 /* The counts of an opened file against e. */
 static int check_layout(const groth16_params *gp, const porep_params_expect *e, const char *path,
                         char *err, size_t cap) {

@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "filecoin/porep_circuit.h"
+#include "filecoin/proof_types.h"
 #include "groth16/params.h"
 
 /* What the parameters of a circuit must contain (counting-mode synthesis of
@@ -25,6 +26,11 @@ int porep_params_expect_get(porep_params_expect *out, const porep_shape *s);
  * (rust-fil-proofs' default).  Returns 0, or -1 if a path is too long. */
 int porep_params_paths(char *params, char *vk, char *meta, size_t cap, const char *dir,
                        const fc_sector_shape *shape);
+
+/* The same for a registered PoSt proof (fc_post_param_stem: WindowPoSt V1
+ * and V1_1 share their parameters). */
+int post_params_paths(char *params, char *vk, char *meta, size_t cap, const char *dir,
+                      const fc_post_proof *p);
 
 /* An opened parameter file with every section decoded (curve-checked). */
 typedef struct {

@@ -8,7 +8,8 @@
  *
  * Dispatcher (one thread): asks the scheduler for the next batch while fewer
  * than max_active batches are active (1 + synthesis_lookahead when
- * pipelining, else 1), then admits it: acquires its parameter set HOT with a
+ * pipelining, else 1), or when the queue's head outranks every active batch
+ * (a WinningPoSt behind bulk PoRep work), then admits it: acquires its parameter set HOT with a
  * reference and reserves its floor (one group's bytes) in the same step.
  * Batches become active in dispatch order; that admission order is the
  * only order the pipeline promises between batches: tasks are handed out
@@ -277,6 +278,20 @@ static void wait_until(cuzk_engine *e, pthread_cond_t *cv, double engine_ms) {
     pthread_cond_timedwait(cv, &e->mu, &ts);
 }
 
+/* 1 when the next queued job has a higher priority than every active batch:
+ * it is admitted beyond max_active, so a WinningPoSt (CRITICAL) never waits
+ * for lower-priority batches to finish -- its partitions then overtake their
+ * remaining ones.  At most one such extra batch per priority level. */
+static int head_outranks_active(const cuzk_engine *e) {
+    const engine_job *head = sched_first(&e->sched);
+    if (!head)
+        return 0;
+    for (const engine_batch *b = e->active; b; b = b->next)
+        if (b->priority >= head->priority)
+            return 0;
+    return 1;
+}
+
 static void *dispatcher_main(void *arg) {
     cuzk_engine *e = arg;
     size_t cap = e->sched.max_batch_size;
@@ -293,7 +308,7 @@ static void *dispatcher_main(void *arg) {
          * batch or an await keeps its own reference) */
         job_table_prune(&e->jobs, e->cfg.result_keep_count, (double)e->cfg.result_keep_s * 1000,
                         now);
-        if (e->n_active >= e->max_active) {
+        if (e->n_active >= e->max_active && !head_outranks_active(e)) {
             e->sched.collector_waiting = 0;
             wait_until(e, &e->cv_sched, next_tick);
             continue;

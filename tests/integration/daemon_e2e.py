@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """The real daemon, driven over gRPC by a client that knows only the .proto:
 a 2 KiB PoRep C1 in Curio's wrapper and a 2 KiB WindowPoSt (vanilla proofs as
-Curio sends them) come back as 192-byte proofs that `cuzk verify porep` and
-the engine's self-verification accept; a bad C1 gets INVALID_ARGUMENT naming
+Curio sends them) come back as 192-byte proofs that `cuzk verify porep` /
+`cuzk verify post` and the engine's self-verification accept; a bad C1 gets INVALID_ARGUMENT naming
 the problem and the daemon keeps serving; SIGTERM then exits 0.
 
 usage: daemon_e2e.py CUZK PROTO_DIR PARAMS_DIR
@@ -108,6 +108,11 @@ try:
     r = prove(pb.ProveRequest(submit=req), timeout=600).result
     check(r.status == pb.AwaitProofResponse.COMPLETED and len(r.proof) == 192,
           f"wpost: status {r.status} ({r.error_message}), {len(r.proof)} bytes")
+    wfile = os.path.join(tmp, "wpost.proof")
+    open(wfile, "wb").write(r.proof)
+    v = run("verify", "post", "--registered-proof", "10", "--vanilla", vfile, "--randomness",
+            rnd.hex(), "--proof", wfile, "--params-dir", params)
+    check(v.returncode == 0 and "OK" in v.stdout, "cuzk verify post accepts the daemon's WindowPoSt")
     # Other randomness: the vanilla proof opens other leaves.
     req.randomness = bytes.fromhex(h32("22"))
     req.request_id = "wdpost-other"

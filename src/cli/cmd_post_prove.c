@@ -1,0 +1,605 @@
+/* cuzk prove post / verify post / post public-inputs: see cmd_post_prove.h. */
+#include "cli/cmd_post_prove.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/args.h"
+#include "cli/porep_params.h"
+#include "filecoin/post_challenges.h"
+#include "filecoin/post_partition.h"
+#include "groth16/prover.h"
+#include "groth16/verify.h"
+#include "util/hex.h"
+#include "util/parallel.h"
+#include "util/timing.h"
+
+/* A vanilla proof file larger than this is not one sector's proof (a 64 GiB
+ * WindowPoSt sector proof is about 60 KiB). */
+#define POST_VANILLA_MAX_BYTES ((size_t)64 << 20)
+
+/* One sector: from a vanilla file (bytes) or from --sector N:COMM_R. */
+typedef struct {
+    const char *path; /* NULL for --sector */
+    uint8_t *bytes;
+    size_t len;
+    fc_post_replica rep;
+} post_item;
+
+typedef struct {
+    const char *cmd; /* "prove post", ... for messages */
+    const fc_post_proof *p;
+    uint8_t rnd[32];
+    int have_partition;
+    uint64_t partition;
+    const char *dir, *out, *proof;
+    unsigned threads;
+    post_item *items;
+    size_t n_items;
+} post_cli;
+
+static void post_cli_free(post_cli *a) {
+    for (size_t i = 0; i < a->n_items; i++)
+        free(a->items[i].bytes);
+    free(a->items);
+}
+
+static int parse_u64(uint64_t *out, const char *s, const char *cmd, const char *what) {
+    char *end;
+    if (!s || !*s || *s == '-' || *s == '+' || *s == ' ') {
+        fprintf(stderr, "cuzk %s: %s: a number is required\n", cmd, what);
+        return -1;
+    }
+    errno = 0;
+    *out = strtoull(s, &end, 10);
+    if (*end || errno == ERANGE) {
+        fprintf(stderr, "cuzk %s: %s: \"%s\" is not a number\n", cmd, what, s);
+        return -1;
+    }
+    return 0;
+}
+
+static uint8_t *read_all(const char *path, size_t *len, const char *cmd) {
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "cuzk %s: cannot read %s\n", cmd, path);
+        return NULL;
+    }
+    uint8_t *b = malloc(POST_VANILLA_MAX_BYTES + 1);
+    size_t n = b ? fread(b, 1, POST_VANILLA_MAX_BYTES + 1, f) : 0;
+    int bad = ferror(f);
+    fclose(f);
+    if (!b || bad || n == 0 || n > POST_VANILLA_MAX_BYTES) {
+        fprintf(stderr, "cuzk %s: %s: %s\n", cmd, path,
+                !b    ? "out of memory"
+                : bad ? "read error"
+                : n   ? "larger than any PoSt vanilla proof"
+                      : "empty file");
+        free(b);
+        return NULL;
+    }
+    *len = n;
+    uint8_t *fit = realloc(b, n); /* a WindowPoSt may hold thousands of files */
+    return fit ? fit : b;
+}
+
+/* "N:HEX64" -> a replica. */
+static int parse_sector(fc_post_replica *r, const char *s, const char *cmd) {
+    const char *colon = strchr(s, ':');
+    char num[32];
+    if (!colon || colon == s || (size_t)(colon - s) >= sizeof num) {
+        fprintf(stderr, "cuzk %s: --sector \"%s\": SECTOR_NUMBER:COMM_R (hex) expected\n", cmd, s);
+        return -1;
+    }
+    memcpy(num, s, (size_t)(colon - s));
+    num[colon - s] = 0;
+    if (parse_u64(&r->sector_id, num, cmd, "--sector number"))
+        return -1;
+    if (strlen(colon + 1) != 64 || hex_decode(r->comm_r, 32, colon + 1) != 32) {
+        fprintf(stderr, "cuzk %s: --sector \"%s\": comm_r must be 64 hex digits\n", cmd, s);
+        return -1;
+    }
+    return 0;
+}
+
+/* The registered proof of --kind: the first of that kind whose sector size
+ * the vanilla proof's shape fits (window: V1_1). */
+static const fc_post_proof *infer_proof(const char *kind, const post_item *first, const char *cmd) {
+    int winning = strcmp(kind, "winning") == 0;
+    if (!winning && strcmp(kind, "window") != 0) {
+        fprintf(stderr, "cuzk %s: --kind \"%s\": winning or window\n", cmd, kind);
+        return NULL;
+    }
+    if (!first || !first->path) {
+        fprintf(stderr,
+                "cuzk %s: --kind needs a --vanilla proof to tell the sector size; "
+                "give --registered-proof ID with --sector\n",
+                cmd);
+        return NULL;
+    }
+    char err[512];
+    fc_post_vanilla v;
+    if (fc_post_vanilla_decode(&v, first->bytes, first->len, NULL, err, sizeof err) != 0) {
+        fprintf(stderr, "cuzk %s: %s: not a PoSt vanilla proof: %s\n", cmd, first->path, err);
+        return NULL;
+    }
+    fc_post_vanilla_free(&v);
+    for (unsigned i = 0; i < FC_SECTOR_SIZES; i++) {
+        const fc_post_proof *p = fc_post_proof_by_id(winning ? i : 10 + i);
+        if (fc_post_vanilla_decode(&v, first->bytes, first->len, p, err, sizeof err) == 0) {
+            fc_post_vanilla_free(&v);
+            return p;
+        }
+    }
+    fprintf(stderr,
+            "cuzk %s: %s: its tree shape and challenge count fit no %s proof (%u challenges "
+            "per sector)\n",
+            cmd, first->path, winning ? "WinningPoSt" : "WindowPoSt", winning ? 66u : 10u);
+    return NULL;
+}
+
+/* The sector id and comm_r of a vanilla file, decoded against p. */
+static int item_replica(post_item *it, const fc_post_proof *p, const char *cmd) {
+    char err[512];
+    fc_post_vanilla v;
+    if (fc_post_vanilla_decode(&v, it->bytes, it->len, p, err, sizeof err) != 0) {
+        fprintf(stderr, "cuzk %s: %s: not a %s vanilla proof: %s\n", cmd, it->path, p->name, err);
+        return -1;
+    }
+    int one = v.n_sectors == 1;
+    if (one) {
+        it->rep.sector_id = v.sector_id;
+        memcpy(it->rep.comm_r, v.comm_r, 32);
+    } else {
+        fprintf(stderr, "cuzk %s: %s holds %zu sector proofs; give one file per sector\n", cmd,
+                it->path, v.n_sectors);
+    }
+    fc_post_vanilla_free(&v);
+    return one ? 0 : -1;
+}
+
+/* Parses the shared options; which = 'p' prove, 'v' verify, 'i' inputs.
+ * Returns 0, 2 for a usage error, 1 for unreadable input. */
+static int post_cli_parse(post_cli *a, int argc, char **argv, char which, const char *usage) {
+    const char *kind = NULL, *reg = NULL, *rnd = NULL, *part = NULL, *miner = NULL;
+    char **rest = malloc((size_t)(argc + 1) * sizeof *rest);
+    a->items = calloc((size_t)argc / 2 + 1, sizeof *a->items);
+    if (!rest || !a->items) {
+        free(rest);
+        fprintf(stderr, "cuzk %s: out of memory\n", a->cmd);
+        return 1;
+    }
+    int nrest = 0, rc = 2;
+    for (int i = 0; i < argc; i++) {
+        int van = strcmp(argv[i], "--vanilla") == 0, sec = strcmp(argv[i], "--sector") == 0;
+        if ((van || sec) && i + 1 < argc) {
+            post_item *it = &a->items[a->n_items++];
+            if (van) {
+                it->path = argv[++i];
+            } else if (which == 'p') {
+                fprintf(stderr, "cuzk %s: proving needs the vanilla proofs (--vanilla)\n", a->cmd);
+                goto out;
+            } else if (parse_sector(&it->rep, argv[++i], a->cmd)) {
+                goto out;
+            }
+        } else {
+            rest[nrest++] = argv[i];
+        }
+    }
+    cli_opt opts[8] = {{"--kind", &kind},
+                       {"--registered-proof", &reg},
+                       {"--randomness", &rnd},
+                       {"--partition", &part},
+                       {"--params-dir", &a->dir}};
+    size_t n_opts = 5;
+    if (which == 'p') {
+        opts[n_opts++] = (cli_opt){"--miner-id", &miner};
+        opts[n_opts++] = (cli_opt){"--out", &a->out};
+    } else if (which == 'v') {
+        opts[n_opts++] = (cli_opt){"--proof", &a->proof};
+    }
+    if (cli_parse(nrest, rest, opts, n_opts, which == 'p' ? &a->threads : NULL, usage))
+        goto out;
+    if ((!kind == !reg) || !rnd || a->n_items == 0 || (which == 'v' && !a->proof)) {
+        fprintf(stderr, "usage: %s\n", usage);
+        goto out;
+    }
+    if (kind && strcmp(kind, "winning") != 0 && strcmp(kind, "window") != 0) {
+        fprintf(stderr, "cuzk %s: --kind \"%s\": winning or window\n", a->cmd, kind);
+        goto out;
+    }
+    uint64_t v;
+    if (miner && parse_u64(&v, miner, a->cmd, "--miner-id"))
+        goto out;
+    if (part) {
+        if (parse_u64(&a->partition, part, a->cmd, "--partition"))
+            goto out;
+        a->have_partition = 1;
+    }
+    if (strlen(rnd) != 64 || hex_decode(a->rnd, 32, rnd) != 32) {
+        fprintf(stderr,
+                "cuzk %s: --randomness: 64 hex digits (32 bytes, little-endian Fr) "
+                "expected\n",
+                a->cmd);
+        goto out;
+    }
+    if (!fc_post_randomness_ok(a->rnd)) {
+        fprintf(stderr,
+                "cuzk %s: --randomness: not a canonical field element (little-endian, below "
+                "the BLS12-381 scalar modulus; Curio masks it so)\n",
+                a->cmd);
+        goto out;
+    }
+    rc = 1;
+    for (size_t i = 0; i < a->n_items; i++)
+        if (a->items[i].path &&
+            !(a->items[i].bytes = read_all(a->items[i].path, &a->items[i].len, a->cmd)))
+            goto out;
+    if (reg) {
+        uint64_t id;
+        if (parse_u64(&id, reg, a->cmd, "--registered-proof")) {
+            rc = 2;
+            goto out;
+        }
+        a->p = fc_post_proof_by_id(id);
+        if (!a->p) {
+            fprintf(stderr, "cuzk %s: --registered-proof %s is not a PoSt proof (0..14)\n", a->cmd,
+                    reg);
+            rc = 2;
+            goto out;
+        }
+    } else if (!(a->p = infer_proof(kind, &a->items[0], a->cmd))) {
+        goto out;
+    }
+    for (size_t i = 0; i < a->n_items; i++)
+        if (a->items[i].path && item_replica(&a->items[i], a->p, a->cmd))
+            goto out;
+    const unsigned max = post_partition_max_sectors(a->p);
+    if (a->p->kind == FC_POST_WINNING && a->n_items != 1) {
+        fprintf(stderr, "cuzk %s: %s proves one sector, %zu given\n", a->cmd, a->p->name,
+                a->n_items);
+        goto out;
+    }
+    if (a->have_partition && a->n_items > max) {
+        fprintf(stderr,
+                "cuzk %s: --partition %llu: %zu sectors given, a %s partition takes at "
+                "most %u\n",
+                a->cmd, (unsigned long long)a->partition, a->n_items, a->p->name, max);
+        goto out;
+    }
+    rc = 0;
+out:
+    free(rest);
+    return rc;
+}
+
+/* Partitions: the given sectors are partition K's, or split in order. */
+static size_t n_partitions(const post_cli *a) {
+    const unsigned max = post_partition_max_sectors(a->p);
+    return a->have_partition ? 1 : (a->n_items + max - 1) / max;
+}
+
+/* Partition number i's index, first item and item count. */
+static void partition_at(const post_cli *a, size_t i, uint64_t *index, size_t *first, size_t *n) {
+    const unsigned max = post_partition_max_sectors(a->p);
+    *index = a->have_partition ? a->partition : i;
+    *first = a->have_partition ? 0 : i * max;
+    *n = a->have_partition ? a->n_items : (a->n_items - *first < max ? a->n_items - *first : max);
+}
+
+static int partition_public(fr **inputs, size_t *n_inputs, const post_cli *a, size_t i) {
+    uint64_t k;
+    size_t first, n;
+    partition_at(a, i, &k, &first, &n);
+    fc_post_replica *r = malloc(n * sizeof *r);
+    char err[512] = "out of memory";
+    int rc = r ? 0 : -1;
+    for (size_t j = 0; r && j < n; j++)
+        r[j] = a->items[first + j].rep;
+    if (r)
+        rc = post_partition_public(inputs, n_inputs, a->p, r, n, a->rnd, k, err, sizeof err);
+    free(r);
+    if (rc)
+        fprintf(stderr, "cuzk %s: partition %llu: %s\n", a->cmd, (unsigned long long)k, err);
+    return rc;
+}
+
+/* ---- post public-inputs ------------------------------------------------------- */
+
+int cmd_post(int argc, char **argv) {
+    const char *usage = "cuzk post public-inputs (--kind winning|window | --registered-proof ID) "
+                        "(--vanilla F | --sector N:COMM_R)... --randomness HEX [--partition K]";
+    if (argc < 1 || strcmp(argv[0], "public-inputs") != 0) {
+        fprintf(stderr, "usage: %s\n", usage);
+        return 2;
+    }
+    post_cli a = {.cmd = "post public-inputs"};
+    int rc = post_cli_parse(&a, argc - 1, argv + 1, 'i', usage);
+    for (size_t i = 0; rc == 0 && i < n_partitions(&a); i++) {
+        fr *in;
+        size_t n;
+        if (partition_public(&in, &n, &a, i)) {
+            rc = 1;
+            break;
+        }
+        uint64_t k;
+        size_t first, cnt;
+        partition_at(&a, i, &k, &first, &cnt);
+        printf("# %s partition %llu (%zu sector%s): %zu public inputs, 32-byte little-endian "
+               "Fr, one per line\n",
+               a.p->name, (unsigned long long)k, cnt, cnt == 1 ? "" : "s", n);
+        for (size_t j = 0; j < n; j++) {
+            uint8_t b[FR_BYTES];
+            char hex[2 * FR_BYTES + 1];
+            fr_to_bytes_le(b, &in[j]);
+            hex_encode(hex, b, FR_BYTES);
+            printf("%s\n", hex);
+        }
+        free(in);
+    }
+    post_cli_free(&a);
+    return rc;
+}
+
+/* ---- prove post ------------------------------------------------------------------ */
+
+/* Partition i's vanilla proofs decoded and checked, its witness and public
+ * inputs derived: a bad vanilla proof is refused before parameters load. */
+static int partition_prepare(post_partition *pp, const post_cli *a, size_t i) {
+    uint64_t k;
+    size_t first, n;
+    partition_at(a, i, &k, &first, &n);
+    const uint8_t **bufs = malloc(n * sizeof *bufs);
+    size_t *lens = malloc(n * sizeof *lens);
+    char err[1024] = "out of memory";
+    int rc = -1;
+    for (size_t j = 0; bufs && lens && j < n; j++) {
+        bufs[j] = a->items[first + j].bytes;
+        lens[j] = a->items[first + j].len;
+    }
+    if (bufs && lens)
+        rc = post_partition_prepare(pp, a->p, bufs, lens, n, a->rnd, k, err, sizeof err);
+    size_t bad;
+    if (rc && sscanf(err, "vanilla_proofs[%zu]", &bad) == 1 && bad < n)
+        fprintf(stderr, "cuzk prove post: partition %llu: %s (%s); no proof written\n",
+                (unsigned long long)k, err, a->items[first + bad].path);
+    else if (rc)
+        fprintf(stderr, "cuzk prove post: partition %llu: %s; no proof written\n",
+                (unsigned long long)k, err);
+    free(bufs);
+    free(lens);
+    return rc;
+}
+
+/* Proves prepared partition i into *proof and verifies it. */
+static int prove_partition(groth16_proof *proof, const post_cli *a, size_t i,
+                           const post_partition *pp, const porep_params_loaded *lp,
+                           const groth16_pvk *pvk) {
+    uint64_t k;
+    size_t first, n;
+    partition_at(a, i, &k, &first, &n);
+    r1cs_partition part;
+    memset(&part, 0, sizeof part);
+    int rc = -1;
+    double t1 = timing_now_ms();
+    r1cs_cs *cs = r1cs_cs_new(R1CS_PROVE, 0, NULL);
+    if (!cs || post_circuit_synthesize(cs, &pp->shape, &pp->witness) || r1cs_finish(cs) ||
+        r1cs_take_partition(cs, &part)) {
+        fprintf(stderr, "cuzk prove post: partition %llu: synthesis failed: %s\n",
+                (unsigned long long)k, cs ? r1cs_error_message(cs) : "out of memory");
+        goto out;
+    }
+    /* the inputs synthesis made must be the natively derived ones */
+    int same = part.num_inputs == pp->n_inputs + 1;
+    for (size_t j = 0; same && j < pp->n_inputs; j++)
+        same = fr_equal(&part.input[j + 1], &pp->inputs[j]);
+    if (!same) {
+        fprintf(stderr,
+                "cuzk prove post: partition %llu: the circuit's public inputs differ from the "
+                "derived ones\n",
+                (unsigned long long)k);
+        goto out;
+    }
+    double t2 = timing_now_ms();
+    groth16_error ge = {0};
+    groth16_prove_timing pt;
+    if (groth16_prove_cpu(proof, &part, 1, &lp->d, NULL, NULL, a->threads, &pt, &ge) !=
+        GROTH16_OK) {
+        fprintf(stderr, "cuzk prove post: partition %llu: %s\n", (unsigned long long)k, ge.msg);
+        goto out;
+    }
+    double t3 = timing_now_ms();
+    if (groth16_verify(pvk, proof, pp->inputs, pp->n_inputs, &ge) != GROTH16_OK) {
+        fprintf(stderr,
+                "cuzk prove post: partition %llu: the proof failed verification (%s); no proof "
+                "written\n",
+                (unsigned long long)k, ge.msg);
+        goto out;
+    }
+    fprintf(stderr,
+            "prove post: partition %llu: %zu sector%s, %zu rows; synthesis %.1f ms, prove "
+            "%.1f ms, verify %.1f ms\n",
+            (unsigned long long)k, n, n == 1 ? "" : "s", part.num_constraints, t2 - t1, t3 - t2,
+            timing_now_ms() - t3);
+    rc = 0;
+out:
+    r1cs_partition_free(&part);
+    r1cs_cs_free(cs);
+    return rc;
+}
+
+static int write_atomic(const char *path, const uint8_t *b, size_t n) {
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
+    FILE *o = fopen(tmp, "wb");
+    int ok = o && fwrite(b, 1, n, o) == n;
+    if (o)
+        ok &= fclose(o) == 0;
+    ok = ok && rename(tmp, path) == 0;
+    if (!ok)
+        unlink(tmp);
+    return ok ? 0 : -1;
+}
+
+int cmd_prove_post(int argc, char **argv) {
+    const char *usage =
+        "cuzk prove post (--kind winning|window | --registered-proof ID) --vanilla F "
+        "[--vanilla F ...] --randomness HEX [--miner-id N] [--partition K] [--params-dir DIR] "
+        "[--out proof.bin] [--threads N]   (DIR default: $FIL_PROOFS_PARAMETER_CACHE)";
+    post_cli a = {.cmd = "prove post", .out = "proof.bin", .threads = par_cpu_count()};
+    int rc = post_cli_parse(&a, argc, argv, 'p', usage);
+    if (rc) {
+        post_cli_free(&a);
+        return rc;
+    }
+    rc = 1;
+    const size_t P = n_partitions(&a);
+    double t0 = timing_now_ms();
+    char params[4096], vk[4096], meta[4096], err[512];
+    post_shape s;
+    post_shape_for_proof(&s, a.p);
+    porep_params_expect e;
+    memset(&e, 0, sizeof e);
+    e.inputs = post_num_public_inputs(&s) + 1;
+    porep_params_loaded lp;
+    groth16_pvk pvk;
+    groth16_error ge = {0};
+    groth16_proof *proofs = calloc(P, sizeof *proofs);
+    uint8_t *bytes = malloc(P * GROTH16_PROOF_BYTES);
+    post_partition *pp = calloc(P, sizeof *pp);
+    size_t ready = 0;
+    if (!proofs || !bytes || !pp) {
+        fprintf(stderr, "cuzk prove post: out of memory\n");
+        goto done;
+    }
+    while (ready < P && partition_prepare(&pp[ready], &a, ready) == 0)
+        ready++;
+    if (ready < P)
+        goto done;
+    fprintf(stderr, "prove post: vanilla proofs checked, public inputs derived (%.1f ms)\n",
+            timing_now_ms() - t0);
+    if (post_params_paths(params, vk, meta, sizeof params, a.dir, a.p)) {
+        fprintf(stderr, "cuzk prove post: parameter path too long\n");
+        goto done;
+    }
+    if (porep_params_load(&lp, params, meta, &e, a.threads, err, sizeof err)) {
+        fprintf(stderr, "cuzk prove post: %s\n", err);
+        goto done;
+    }
+    if (lp.test_only)
+        fprintf(stderr, "prove post: WARNING: %s are TEST-ONLY parameters (see its .meta)\n",
+                params);
+    if (groth16_pvk_prepare(&pvk, &lp.gp.vk, &ge) != GROTH16_OK) {
+        fprintf(stderr, "cuzk prove post: %s: %s\n", params, ge.msg);
+        porep_params_free(&lp);
+        goto done;
+    }
+    fprintf(stderr, "prove post: %s, %zu sector%s in %zu partition%s; parameters loaded\n",
+            a.p->name, a.n_items, a.n_items == 1 ? "" : "s", P, P == 1 ? "" : "s");
+    size_t k = 0;
+    while (k < P && prove_partition(&proofs[k], &a, k, &pp[k], &lp, &pvk) == 0)
+        k++;
+    groth16_pvk_free(&pvk);
+    porep_params_free(&lp);
+    if (k < P)
+        goto done;
+    for (size_t i = 0; i < P; i++)
+        groth16_proof_write(bytes + i * GROTH16_PROOF_BYTES, &proofs[i]);
+    if (write_atomic(a.out, bytes, P * GROTH16_PROOF_BYTES)) {
+        fprintf(stderr, "cuzk prove post: cannot write %s\n", a.out);
+        goto done;
+    }
+    printf("prove post: %s: %zu proof%s (%zu bytes) verified and written to %s in %.1f s\n",
+           a.p->name, P, P == 1 ? "" : "s", P * GROTH16_PROOF_BYTES, a.out,
+           (timing_now_ms() - t0) / 1e3);
+    rc = 0;
+done:
+    for (size_t i = 0; i < ready; i++)
+        post_partition_free(&pp[i]);
+    free(pp);
+    free(proofs);
+    free(bytes);
+    post_cli_free(&a);
+    return rc;
+}
+
+/* ---- verify post ------------------------------------------------------------------ */
+
+int cmd_verify_post(int argc, char **argv) {
+    const char *usage =
+        "cuzk verify post (--kind winning|window | --registered-proof ID) "
+        "(--vanilla F | --sector N:COMM_R)... --randomness HEX [--partition K] --proof proof.bin "
+        "[--params-dir DIR]";
+    post_cli a = {.cmd = "verify post"};
+    int prc = post_cli_parse(&a, argc, argv, 'v', usage);
+    if (prc) {
+        post_cli_free(&a);
+        return 2;
+    }
+    double t0 = timing_now_ms();
+    const size_t P = n_partitions(&a), want = P * GROTH16_PROOF_BYTES;
+    char params[4096], vk_path[4096], meta[4096];
+    int rc = 2;
+    groth16_error ge = {0};
+    groth16_vk vk;
+    memset(&vk, 0, sizeof vk);
+    groth16_pvk pvk;
+    memset(&pvk, 0, sizeof pvk);
+    uint8_t *bytes = malloc(want + 1);
+    groth16_proof *proofs = calloc(P, sizeof *proofs);
+    FILE *pf = fopen(a.proof, "rb");
+    size_t got = pf && bytes ? fread(bytes, 1, want + 1, pf) : 0, n = 0;
+    if (pf)
+        fclose(pf);
+    if (!bytes || !proofs) {
+        fprintf(stderr, "cuzk verify post: out of memory\n");
+    } else if (!pf) {
+        fprintf(stderr, "cuzk verify post: cannot read %s\n", a.proof);
+    } else if (got != want) {
+        fprintf(stderr, "cuzk verify post: %s: %zu%s bytes, %zu partition%s of %s: expected %zu\n",
+                a.proof, got, got > want ? "+" : "", P, P == 1 ? "" : "s", a.p->name, want);
+    } else if (groth16_proof_read_many(proofs, P, &n, bytes, want, &ge) != GROTH16_OK) {
+        fprintf(stderr, "cuzk verify post: %s: %s\n", a.proof, ge.msg);
+    } else if (post_params_paths(params, vk_path, meta, sizeof vk_path, a.dir, a.p)) {
+        fprintf(stderr, "cuzk verify post: parameter path too long\n");
+    } else if (groth16_vk_load(&vk, vk_path, &ge) != GROTH16_OK ||
+               groth16_pvk_prepare(&pvk, &vk, &ge) != GROTH16_OK) {
+        fprintf(stderr, "cuzk verify post: %s: %s\n", vk_path, ge.msg);
+    } else {
+        rc = 0;
+        for (size_t i = 0; i < P && rc != 2; i++) {
+            fr *in;
+            size_t n_in;
+            if (partition_public(&in, &n_in, &a, i)) {
+                rc = 2;
+                break;
+            }
+            groth16_status st = groth16_verify(&pvk, &proofs[i], in, n_in, &ge);
+            uint64_t k;
+            size_t first, cnt;
+            partition_at(&a, i, &k, &first, &cnt);
+            if (st == GROTH16_ERR_INVALID_PROOF) {
+                printf("INVALID (partition %llu)\n", (unsigned long long)k);
+                rc = 1;
+            } else if (st != GROTH16_OK) {
+                fprintf(stderr, "cuzk verify post: partition %llu: %s\n", (unsigned long long)k,
+                        ge.msg);
+                rc = 2;
+            }
+            free(in);
+        }
+        if (rc == 0)
+            printf("OK: %s, %zu sector%s, %zu partition%s verified in %.1f ms\n", a.p->name,
+                   a.n_items, a.n_items == 1 ? "" : "s", P, P == 1 ? "" : "s",
+                   timing_now_ms() - t0);
+    }
+    groth16_pvk_free(&pvk);
+    groth16_vk_free(&vk);
+    free(proofs);
+    free(bytes);
+    post_cli_free(&a);
+    return rc;
+}
