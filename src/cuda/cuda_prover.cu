@@ -13,6 +13,7 @@ extern "C" {
 #include "groth16/random.h"
 #include "msm/msm.h"
 #include "util/parallel.h"
+#include "util/switches.h"
 #include "util/timing.h"
 }
 
@@ -212,8 +213,7 @@ groth16_status prove_one(groth16_proof *proof, const r1cs_partition *p,
     g1x xl, xa, xa2, xb, xb2, xh;
     g2x yb, yb2;
     cuda_msm_stats ms;
-    const char *env = getenv("CUZK_MSM_WINDOW");
-    unsigned win = env ? (unsigned)atoi(env) : 0;
+    unsigned win = (unsigned)switch_get(SW_GPU_MSM_WINDOW); /* CUZK_MSM_WINDOW; 0 = auto */
 #define MSM(call, slot)               \
     do {                              \
         if ((cs = (call)))            \
@@ -232,8 +232,7 @@ groth16_status prove_one(groth16_proof *proof, const r1cs_partition *p,
                       &e),
         gt->b1);
     double t6 = timing_now_ms();
-    const char *g2env = getenv("CUZK_GPU_G2");
-    gt->b2_on_gpu = g2env && g2env[0] == '1';
+    gt->b2_on_gpu = switch_get(SW_GPU_G2) != 0; /* CUZK_GPU_G2 */
     g2_jac b2;
     if (gt->b2_on_gpu) {
         MSM(cz_msm_g2_dev(c, &yb, g_srs.b2, 0, din, 1, p->b_input_density, n_in, win, 1, &ms, &e),
