@@ -133,6 +133,11 @@ int cmd_bench_ab(int argc, char **argv) {
         fprintf(stderr, "cuzk bench ab: --workload, --a and --b are required\nusage: %s\n", USAGE);
         return 2;
     }
+    if (strcmp(workload, "porep-2k") != 0 && strncmp(workload, "random:", 7) != 0) {
+        fprintf(stderr, "cuzk bench ab: unknown workload \"%s\" (porep-2k or random:N[:SEED])\n",
+                workload);
+        return 2;
+    }
     unsigned runs = 3;
     if (s_runs) {
         char *end;
