@@ -25,7 +25,7 @@ static inline void ab_phase(ab_phases *p, const char *name, double ms) {
 }
 
 typedef struct {
-    char desc[512]; /* what one run does, for the report */
+    char desc[1024]; /* what one run does, for the report */
     void *state;
     /* One full run; every proof it makes is verified.  0, or -1 with a message. */
     int (*run)(void *state, ab_phases *out, char *err, size_t cap);

@@ -48,7 +48,7 @@ void bench_tl_free(bench_tl *t) {
 /* Space for the chart: bars in lane order, their labels, the lanes. */
 typedef struct {
     svg_bar *bars;
-    char (*labels)[128];
+    char (*labels)[256];
     size_t n_bars;
     svg_lane *lanes;
     char (*names)[64];
@@ -118,7 +118,7 @@ static void add_group(chart *c, const bench_tl *t, unsigned ci, int group, const
                 snprintf(lab, sizeof c->labels[0], "%s: partition %d of %u jobs (batch), %.0f ms",
                          CLASSES[c->cls[i]].name, ev->partition, c->members[i], c->e[i] - c->s[i]);
             else
-                snprintf(lab, sizeof c->labels[0], "%s: %s partition %d, %.0f ms",
+                snprintf(lab, sizeof c->labels[0], "%s: %.120s partition %d, %.0f ms",
                          CLASSES[c->cls[i]].name, ev->job, ev->partition, c->e[i] - c->s[i]);
             ln->n_bars++;
         }

@@ -17,7 +17,7 @@ typedef struct {
     int partition;
     cuzk_stage stage;
     double start_ms, end_ms;
-    char job[64];
+    char job[CUZK_JOB_ID_LEN];
 } bench_tl_event;
 
 typedef struct {
