@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # cuzk bench ab: the switch list; a short A/B run on the random workload
-# (--runs 2) whose report has the expected structure (runs alternating
+# (--runs 2, one warm-up pair) whose report has the expected structure (runs alternating
 # A,B,A,B; the configuration table marking exactly the switches that differ;
 # one row per phase with two medians and a ratio, "total" last); refusals of
 # an unknown switch, a bad value, an unknown workload and a bad --runs, each
@@ -34,11 +34,14 @@ done
 expect 0 "--list with CUZK_FIELD_ASM=0" env CUZK_FIELD_ASM=0 "$cuzk" bench ab --list
 has "^field_asm +CUZK_FIELD_ASM +on +off " "the environment sets the starting value"
 
-expect 0 "A/B on random:600, 2 runs" "$cuzk" bench ab --workload random:600:5 \
-    --a field_asm=on --b field_asm=off,msm_batch_affine=off --runs 2 --threads 1
+expect 0 "A/B on random:600, 2 runs after 1 warm-up pair" "$cuzk" bench ab \
+    --workload random:600:5 --a field_asm=on --b field_asm=off,msm_batch_affine=off --runs 2 \
+    --warmup 1 --threads 1
 cp "$dir/out" "$dir/ab"
 order=$(grep -oE '^run [0-9]+ [AB]' "$dir/ab" | tr '\n' ' ')
 [ "$order" = "run 1 A run 1 B run 2 A run 2 B " ] || fail "runs alternate A,B,A,B (got: $order)"
+warm=$(grep -oE '^warm-up [0-9]+ [AB]' "$dir/ab" | tr '\n' ' ')
+[ "$warm" = "warm-up 1 A warm-up 1 B " ] || fail "one warm-up pair first (got: $warm)"
 differs=$(grep -E '<- differs$' "$dir/ab" | awk '{print $1}' | tr '\n' ' ')
 [ "$differs" = "field_asm msm_batch_affine " ] || fail "differing switches (got: $differs)"
 has "^phase +A median ms +B median ms +B/A$" "report header"
@@ -62,6 +65,8 @@ expect 2 "an unknown workload is refused" "$cuzk" bench ab --workload porep-64g 
     --runs 1
 has 'unknown workload "porep-64g"' "unknown workload message"
 expect 2 "--runs 0 is refused" "$cuzk" bench ab --workload random:64 --a "" --b "" --runs 0
+expect 2 "--warmup -1 is refused" "$cuzk" bench ab --workload random:64 --a "" --b "" \
+    --warmup -1
 expect 2 "--a is required" "$cuzk" bench ab --workload random:64 --b field_asm=off
 expect 1 "porep-2k without parameters" env -u FIL_PROOFS_PARAMETER_CACHE "$cuzk" bench ab \
     --workload porep-2k --params-dir "$dir/none" --a "" --b field_asm=off --runs 1

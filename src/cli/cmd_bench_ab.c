@@ -23,7 +23,7 @@
 
 static const char *const USAGE =
     "cuzk bench ab --workload porep-2k|random:N[:SEED] --a K=V,... --b K=V,... [--runs N] "
-    "[--threads T] [--params-dir DIR] [--c1 FILE]\n"
+    "[--warmup W] [--threads T] [--params-dir DIR] [--c1 FILE]\n"
     "       cuzk bench ab --list";
 
 static void list_switches(FILE *to) {
@@ -122,7 +122,7 @@ int cmd_bench_ab(int argc, char **argv) {
         list_switches(stdout);
         return 0;
     }
-    const char *workload = NULL, *sa = NULL, *sb = NULL, *s_runs = NULL;
+    const char *workload = NULL, *sa = NULL, *sb = NULL, *s_runs = NULL, *s_warm = NULL;
     ab_options o = {NULL, NULL, par_cpu_count()};
     const cli_opt opts[] = {
         {"--workload", &workload},       {"--a", &sa},   {"--b", &sb}, {"--runs", &s_runs},
@@ -148,6 +148,16 @@ int cmd_bench_ab(int argc, char **argv) {
         }
         runs = (unsigned)r;
     }
+    unsigned warm = 0; /* unrecorded A,B pairs first: cold caches and page faults */
+    if (s_warm) {
+        char *end;
+        long r = strtol(s_warm, &end, 10);
+        if (*end || !*s_warm || r < 0 || r > 100) {
+            fprintf(stderr, "cuzk bench ab: --warmup \"%s\" is not 0..100\n", s_warm);
+            return 2;
+        }
+        warm = (unsigned)r;
+    }
     switch_assignments a, b;
     char err[1024];
     if (switch_parse_list(&a, sa, err, sizeof err)) {
@@ -170,11 +180,26 @@ int cmd_bench_ab(int argc, char **argv) {
     describe_side(da, sizeof da, &a);
     describe_side(db, sizeof db, &b);
     printf("bench ab: %s\n  prepared in %.0f ms (not measured); %u run(s) per side, alternating "
-           "A,B,A,B,...; every proof verified\n  A: %s\n  B: %s\n",
-           w.desc, timing_now_ms() - t0, runs, da, db);
+           "A,B,A,B,... after %u unrecorded warm-up pair(s); every proof verified\n  A: %s\n"
+           "  B: %s\n",
+           w.desc, timing_now_ms() - t0, runs, warm, da, db);
     print_config(&start, &a, &b);
     ab_phases *res = calloc(2 * (size_t)runs, sizeof *res);
     int rc = res ? 0 : 1;
+    for (unsigned i = 0; rc == 0 && i < 2 * warm; i++) {
+        ab_phases scratch;
+        switch_restore(&start);
+        switch_apply(i % 2 ? &b : &a);
+        if (w.run(w.state, &scratch, err, sizeof err)) {
+            fprintf(stderr, "cuzk bench ab: warm-up %u %c: %s\n", i / 2 + 1, i % 2 ? 'B' : 'A',
+                    err);
+            rc = 1;
+        } else {
+            printf("warm-up %u %c: total %.1f ms (not counted)\n", i / 2 + 1, i % 2 ? 'B' : 'A',
+                   scratch.n ? scratch.ms[scratch.n - 1] : 0.0);
+            fflush(stdout);
+        }
+    }
     for (unsigned i = 0; rc == 0 && i < 2 * runs; i++) {
         const int side_b = i % 2;
         switch_restore(&start);
