@@ -125,8 +125,8 @@ int cmd_bench_ab(int argc, char **argv) {
     const char *workload = NULL, *sa = NULL, *sb = NULL, *s_runs = NULL, *s_warm = NULL;
     ab_options o = {NULL, NULL, par_cpu_count()};
     const cli_opt opts[] = {
-        {"--workload", &workload},       {"--a", &sa},   {"--b", &sb}, {"--runs", &s_runs},
-        {"--params-dir", &o.params_dir}, {"--c1", &o.c1}};
+        {"--workload", &workload},       {"--a", &sa},    {"--b", &sb},         {"--runs", &s_runs},
+        {"--params-dir", &o.params_dir}, {"--c1", &o.c1}, {"--warmup", &s_warm}};
     if (cli_parse(argc, argv, opts, sizeof opts / sizeof opts[0], &o.threads, USAGE))
         return 2;
     if (!workload || !sa || !sb) {
