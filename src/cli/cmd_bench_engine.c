@@ -358,6 +358,10 @@ int cmd_bench_engine(int argc, char **argv) {
         made_dir = 1;
         rc = setup_synthetic(&wl, circuit, sizeof circuit, k, dir, threads);
     }
+    /* the engine lets FIL_PROOFS_PARAMETER_CACHE override param_cache; the
+     * bench has chosen its directory already (porep-2k: from the same variable
+     * when --params-dir is absent) */
+    unsetenv("FIL_PROOFS_PARAMETER_CACHE");
     FILE *csv = NULL;
     bench_tl tl = {0};
     const int svg = timeline && ends_with(timeline, ".svg");
