@@ -67,6 +67,9 @@ has 'unknown workload "porep-64g"' "unknown workload message"
 expect 2 "--runs 0 is refused" "$cuzk" bench ab --workload random:64 --a "" --b "" --runs 0
 expect 2 "--warmup -1 is refused" "$cuzk" bench ab --workload random:64 --a "" --b "" \
     --warmup -1
+expect 2 "an unknown backend is refused" "$cuzk" bench ab --workload random:64 --a "" --b "" \
+    --backend tpu
+has 'unknown --backend "tpu"' "unknown backend message"
 expect 2 "--a is required" "$cuzk" bench ab --workload random:64 --b field_asm=off
 expect 1 "porep-2k without parameters" env -u FIL_PROOFS_PARAMETER_CACHE "$cuzk" bench ab \
     --workload porep-2k --params-dir "$dir/none" --a "" --b field_asm=off --runs 1

@@ -7,6 +7,8 @@
 
 #include <stddef.h>
 
+#include "groth16/backend.h"
+
 #define AB_MAX_PHASES 24
 
 /* One run's phases in a fixed order (every run of a workload reports the
@@ -36,6 +38,7 @@ typedef struct {
     const char *c1;         /* porep-2k: a C1 file instead of sealing one */
     const char *params_dir; /* porep-2k: where its parameters are */
     unsigned threads;
+    const groth16_backend *backend; /* the prover: CPU or CUDA */
 } ab_options;
 
 /* "porep-2k" or "random:N[:SEED]".  0, or -1 with a message in err. */

@@ -2,7 +2,8 @@
  *
  * porep-2k: the PoRep C2 of one 2 KiB sector as `cuzk prove porep` does it,
  * per partition: public inputs derived natively, the witness read and
- * checked, proving-mode synthesis, the CPU Groth16 prover (its own per-phase
+ * checked, proving-mode synthesis, the Groth16 prover (the chosen backend,
+ * CPU by default; its own per-phase
  * breakdown: H polynomial, scalars, each MSM, assembly) and verification.
  * The C1 (sealed here or read from a file) and the parameters are loaded
  * once, before the runs.
@@ -67,6 +68,7 @@ typedef struct {
     porep_params_loaded lp;
     groth16_pvk pvk;
     unsigned threads;
+    const groth16_backend *be;
 } porep_state;
 
 static void porep_free(void *p) {
@@ -127,7 +129,7 @@ static int porep_partition(porep_state *st, unsigned k, double *ph, groth16_prov
     groth16_proof proof;
     groth16_prove_timing t;
     groth16_error ge = {0};
-    if (groth16_prove_cpu(&proof, &part, 1, &st->lp.d, NULL, NULL, st->threads, &t, &ge)) {
+    if (st->be->prove(&proof, &part, 1, &st->lp.d, NULL, NULL, st->threads, &t, &ge)) {
         snprintf(err, cap, "partition %u: prove: %s", k, ge.msg);
         goto out;
     }
@@ -176,6 +178,7 @@ static int porep_open(ab_workload *w, const ab_options *o, char *err, size_t cap
         return -1;
     }
     st->threads = o->threads;
+    st->be = o->backend;
     char params[4096], vk[4096], meta[4096], why[512];
     porep_shape s;
     porep_params_expect e;
@@ -232,6 +235,7 @@ typedef struct {
     groth16_setup_result s;
     groth16_pvk pvk;
     unsigned threads;
+    const groth16_backend *be;
 } random_state;
 
 static void random_free(void *p) {
@@ -262,7 +266,7 @@ static int random_run(void *p, ab_phases *out, char *err, size_t cap) {
     groth16_prove_timing t;
     groth16_error ge = {0};
     int rc = -1;
-    if (groth16_prove_cpu(&proof, &part, 1, &d, NULL, NULL, st->threads, &t, &ge) != GROTH16_OK) {
+    if (st->be->prove(&proof, &part, 1, &d, NULL, NULL, st->threads, &t, &ge) != GROTH16_OK) {
         snprintf(err, cap, "prove: %s", ge.msg);
         goto out;
     }
@@ -290,6 +294,7 @@ static int random_open(ab_workload *w, const char *spec, const ab_options *o, ch
         return -1;
     }
     st->threads = o->threads;
+    st->be = o->backend;
     char why[256];
     if (toy_circuit_parse(&st->c, spec, why, sizeof why)) {
         snprintf(err, cap, "%s", why);
@@ -324,8 +329,8 @@ static int random_open(ab_workload *w, const char *spec, const ab_options *o, ch
     }
     snprintf(w->desc, sizeof w->desc,
              "%s: built-in random circuit (%zu rows, %zu aux; NOT a Filecoin circuit), TEST-ONLY "
-             "parameters made here: synthesis, CPU Groth16 prove, verify; %u thread(s)",
-             spec, rows, aux, o->threads);
+             "parameters made here: synthesis, Groth16 prove (%s backend), verify; %u thread(s)",
+             spec, rows, aux, o->backend->name, o->threads);
     w->state = st;
     w->run = random_run;
     w->free = random_free;

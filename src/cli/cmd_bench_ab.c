@@ -20,10 +20,13 @@
 #include "util/parallel.h"
 #include "util/switches.h"
 #include "util/timing.h"
+#ifdef CUZK_HAVE_CUDA
+#include "cuda/cuda_backend.h"
+#endif
 
 static const char *const USAGE =
     "cuzk bench ab --workload porep-2k|random:N[:SEED] --a K=V,... --b K=V,... [--runs N] "
-    "[--warmup W] [--threads T] [--params-dir DIR] [--c1 FILE]\n"
+    "[--warmup W] [--threads T] [--backend cpu|cuda] [--params-dir DIR] [--c1 FILE]\n"
     "       cuzk bench ab --list";
 
 static void list_switches(FILE *to) {
@@ -122,11 +125,17 @@ int cmd_bench_ab(int argc, char **argv) {
         list_switches(stdout);
         return 0;
     }
-    const char *workload = NULL, *sa = NULL, *sb = NULL, *s_runs = NULL, *s_warm = NULL;
-    ab_options o = {NULL, NULL, par_cpu_count()};
-    const cli_opt opts[] = {
-        {"--workload", &workload},       {"--a", &sa},    {"--b", &sb},         {"--runs", &s_runs},
-        {"--params-dir", &o.params_dir}, {"--c1", &o.c1}, {"--warmup", &s_warm}};
+    const char *workload = NULL, *sa = NULL, *sb = NULL, *s_runs = NULL, *s_warm = NULL,
+               *backend = "cpu";
+    ab_options o = {NULL, NULL, par_cpu_count(), &groth16_backend_cpu};
+    const cli_opt opts[] = {{"--workload", &workload},
+                            {"--a", &sa},
+                            {"--b", &sb},
+                            {"--runs", &s_runs},
+                            {"--params-dir", &o.params_dir},
+                            {"--c1", &o.c1},
+                            {"--warmup", &s_warm},
+                            {"--backend", &backend}};
     if (cli_parse(argc, argv, opts, sizeof opts / sizeof opts[0], &o.threads, USAGE))
         return 2;
     if (!workload || !sa || !sb) {
@@ -136,6 +145,21 @@ int cmd_bench_ab(int argc, char **argv) {
     if (strcmp(workload, "porep-2k") != 0 && strncmp(workload, "random:", 7) != 0) {
         fprintf(stderr, "cuzk bench ab: unknown workload \"%s\" (porep-2k or random:N[:SEED])\n",
                 workload);
+        return 2;
+    }
+    if (strcmp(backend, "cuda") == 0) {
+#ifdef CUZK_HAVE_CUDA
+        char why[256] = "";
+        if (!(o.backend = cuda_backend_why(why, sizeof why))) {
+            fprintf(stderr, "cuzk bench ab: --backend cuda: %s\n", why);
+            return 1;
+        }
+#else
+        fprintf(stderr, "cuzk bench ab: --backend cuda: this build has no CUDA backend\n");
+        return 2;
+#endif
+    } else if (strcmp(backend, "cpu") != 0) {
+        fprintf(stderr, "cuzk bench ab: unknown --backend \"%s\" (cpu or cuda)\n", backend);
         return 2;
     }
     unsigned runs = 3;
