@@ -6,6 +6,7 @@
 #include "cli/cmd_c1.h"
 #include "cli/cmd_circuit.h"
 #include "cli/cmd_bench_engine.h"
+#include "cli/cmd_bench_ab.h"
 #include "cli/cmd_groth16.h"
 #include "cli/cmd_hash.h"
 #include "cli/cmd_post.h"
@@ -40,6 +41,7 @@ static int usage(FILE *to) {
             "  circuit info porep-2k|...|window-64g        Filecoin circuit shape and counts\n"
             "  bench synth porep-2k|porep-8m [--reps R]    proving-mode synthesis speed\n"
             "  bench engine [--jobs N --partitions P]       engine throughput, pipelined vs not\n"
+            "  bench ab --workload W --a K=V,.. --b K=V,..  A/B of the switches (--list: them)\n"
             "  hash poseidon --arity A HEX...               Filecoin Poseidon (LE hex in/out)\n"
             "  hash sha256-trunc HEX                        SHA-256 with byte 31 &= 0x3f\n"
             "  graph cache-name|cache-digest PROOF [--out F]   SDR parent cache name / digest\n"
@@ -101,6 +103,8 @@ int main(int argc, char **argv) {
         return cmd_verify(argc - 2, argv + 2);
     if (strcmp(cmd, "bench") == 0 && argc > 2 && strcmp(argv[2], "engine") == 0)
         return cmd_bench_engine(argc - 3, argv + 3);
+    if (strcmp(cmd, "bench") == 0 && argc > 2 && strcmp(argv[2], "ab") == 0)
+        return cmd_bench_ab(argc - 3, argv + 3);
     if (strcmp(cmd, "bench") == 0 && argc > 2 && strcmp(argv[2], "prove") == 0)
         return cmd_bench_prove(argc - 3, argv + 3);
 #ifdef CUZK_HAVE_DAEMON

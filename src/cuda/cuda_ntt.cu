@@ -18,6 +18,7 @@
 
 extern "C" {
 #include "field/constants.h"
+#include "util/switches.h"
 }
 
 #define TLOG 14 // two-level tables: 2^14 entries each, exponents < 2^28
@@ -296,15 +297,11 @@ static void pass(cuda_ctx *c, bool dit, int s, dfr *a, unsigned log_n, unsigned 
 }
 
 // Stages per pass: 3 by default (S = 4 keeps 16 elements in registers and
-// spills); CUZK_NTT_RADIX = 1..4 overrides, for benchmarks.
+// spills); the gpu_ntt_radix switch (CUZK_NTT_RADIX = 1..4) overrides, for
+// benchmarks.  Read per transform, so `cuzk bench ab` can flip it.
 static int ntt_max_stages(void) {
-    static int v = 0;
-    if (!v) {
-        const char *e = getenv("CUZK_NTT_RADIX");
-        int x = e ? atoi(e) : 3;
-        v = x >= 1 && x <= NTT_MAX_S ? x : 3;
-    }
-    return v;
+    long x = switch_get(SW_GPU_NTT_RADIX);
+    return x >= 1 && x <= NTT_MAX_S ? (int)x : 3;
 }
 
 // One whole transform without permutation: DIF (natural -> bit-reversed) or

@@ -14,6 +14,7 @@ extern "C" {
 #include "groth16/random.h"
 #include "msm/msm.h"
 #include "util/parallel.h"
+#include "util/switches.h"
 #include "util/timing.h"
 }
 
@@ -130,10 +131,9 @@ groth16_status b2_on_cpu(g2_jac *b2, const r1cs_partition *p, const groth16_para
 // witness and G2 bases) unless CUZK_B2_OVERLAP=0.  Read per proof (switches).
 enum b2_mode { B2_CPU_SERIAL, B2_CPU_OVERLAP, B2_GPU };
 b2_mode b2_mode_get() {
-    const char *g2 = getenv("CUZK_GPU_G2"), *ov = getenv("CUZK_B2_OVERLAP");
-    if (g2 && g2[0] == '1')
+    if (switch_get(SW_GPU_G2))
         return B2_GPU;
-    return ov && ov[0] == '0' ? B2_CPU_SERIAL : B2_CPU_OVERLAP;
+    return switch_get(SW_GPU_B2_OVERLAP) ? B2_CPU_OVERLAP : B2_CPU_SERIAL;
 }
 const char *b2_mode_name(int m) {
     return m == B2_GPU          ? "on the GPU"
@@ -207,8 +207,7 @@ groth16_status gpu_part(gpu_sums *o, const r1cs_partition *p, const groth16_para
     g1x &xl = o->xl, &xa = o->xa, &xa2 = o->xa2, &xb = o->xb, &xb2 = o->xb2, &xh = o->xh;
     g2x yb, yb2;
     cuda_msm_stats ms;
-    const char *env = getenv("CUZK_MSM_WINDOW");
-    unsigned win = env ? (unsigned)atoi(env) : 0;
+    unsigned win = (unsigned)switch_get(SW_GPU_MSM_WINDOW); /* CUZK_MSM_WINDOW; 0 = auto */
 #define MSM(call, slot)               \
     do {                              \
         if ((cs = (call)))            \

@@ -4,6 +4,10 @@
 
 #include "cuda/cuda_srs_cache.cuh"
 
+extern "C" {
+#include "util/switches.h"
+}
+
 namespace {
 
 constexpr unsigned kMaxSets = 16;
@@ -24,8 +28,7 @@ entry g_sets[kMaxSets];
 unsigned long long g_clock;
 
 unsigned max_sets() {
-    const char *env = getenv("CUZK_GPU_SRS_SETS");
-    long n = env && *env ? strtol(env, nullptr, 10) : 4;
+    long n = switch_get(SW_GPU_SRS_SETS); // CUZK_GPU_SRS_SETS, 1..16
     return n < 1 ? 1 : n > (long)kMaxSets ? kMaxSets : (unsigned)n;
 }
 

@@ -9,6 +9,7 @@
 #include "field/pow_template.h"
 #include "field/mont.h"
 #include "util/cpu.h"
+#include "util/switches.h"
 #include "util/verify.h"
 
 /* Every element handed to the arithmetic is fully reduced. */
@@ -16,13 +17,14 @@
 
 static const uint64_t MOD[6] = {FP_MOD0, FP_MOD1, FP_MOD2, FP_MOD3, FP_MOD4, FP_MOD5};
 
-/* Decided once, before main(), so the hot path reads a plain flag. */
+/* Decided before main() from the field_asm switch (CUZK_FIELD_ASM) and
+ * again whenever the switch changes, so the hot path reads a plain flag. */
 static int use_adx;
 
+static void fp_asm_switched(long on) { use_adx = on && cpu_has_adx_bmi2(); }
+
 __attribute__((constructor)) static void fp_decide_asm(void) {
-    const char *env = getenv("CUZK_FIELD_ASM");
-    int wanted = !(env && env[0] == '0');
-    use_adx = wanted && cpu_has_adx_bmi2();
+    switch_watch(SW_FIELD_ASM, fp_asm_switched);
 }
 
 int fp_asm_enabled(void) { return use_adx; }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "gadget/poseidon_neptune.h"
+#include "util/switches.h"
 
 /* neptune's Elt: an allocated num, or a linear combination with its value
  * (bellpepper's Num).  Round outputs stay LCs until an S-box needs them. */
@@ -388,10 +389,7 @@ static int hash_replay(r1cs_cs *cs, const replay *r, const gnum *preimage, unsig
     return 0;
 }
 
-static int replay_enabled(void) {
-    const char *e = getenv("CUZK_POSEIDON_REPLAY");
-    return !(e && e[0] == '0');
-}
+static int replay_enabled(void) { return switch_get(SW_POSEIDON_REPLAY) != 0; }
 
 int poseidon_circuit_hash(r1cs_cs *cs, const gnum *preimage, unsigned arity, gnum *out) {
     if (!poseidon_neptune_get(arity))

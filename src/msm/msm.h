@@ -24,7 +24,9 @@ typedef struct {
     int batch_affine;     /* 1: batched affine bucket additions (default); 0: Jacobian buckets */
 } msm_config;
 
-/* The defaults: 1 thread, automatic window, both fast paths on. */
+/* The defaults: 1 thread, automatic window, the fast paths as the switches
+ * msm_bit_fast_path and msm_batch_affine say (util/switches.h; both on
+ * unless turned off). */
 msm_config msm_config_default(unsigned threads);
 
 /* Per-phase timing and the zero / one / other split of one call. */

@@ -6,9 +6,11 @@
 #include "field/constants.h"
 #include "msm/msm_internal.h"
 #include "util/parallel.h"
+#include "util/switches.h"
 
 msm_config msm_config_default(unsigned threads) {
-    msm_config c = {threads ? threads : 1, 0, 1, 1};
+    msm_config c = {threads ? threads : 1, 0, switch_get(SW_MSM_BIT_FAST_PATH) != 0,
+                    switch_get(SW_MSM_BATCH_AFFINE) != 0};
     return c;
 }
 

@@ -14,6 +14,7 @@
 #include "cuda/cuda_device.h"
 #include "cuda/cuda_gpu.h"
 #include "groth16/backend.h"
+#include "util/switches.h"
 #include "groth16/setup.h"
 #include "groth16/verify.h"
 #include "msm/msm.h"
@@ -467,11 +468,13 @@ static void check_resident_sets(void) {
         groth16_proof_write(ps[i].want, &p);
     }
     cuda_backend_release();
-    const char *modes[3][2] = {
-        {"CUZK_GPU_SRS_SETS", "4"}, {"CUZK_GPU_SRS_SETS", "1"}, {"CUZK_GPU_G2", "1"}};
+    const switch_id sw[3] = {SW_GPU_SRS_SETS, SW_GPU_SRS_SETS, SW_GPU_G2};
+    const long val[3] = {4, 1, 1};
     unsigned want_sets[3] = {2, 1, 2};
+    long saved_sets = switch_get(SW_GPU_SRS_SETS), saved_g2 = switch_get(SW_GPU_G2);
+    char serr[256];
     for (int m = 0; m < 3; m++) {
-        setenv(modes[m][0], modes[m][1], 1);
+        CHECK(switch_set(sw[m], val[m], serr, sizeof serr) == 0);
         int same = 1;
         for (int round = 0; round < 4; round++) {
             groth16_proof p;
@@ -485,10 +488,13 @@ static void check_resident_sets(void) {
         CHECK(same);
         unsigned n = cuda_backend_resident_sets();
         CHECK(n == want_sets[m]);
-        printf("gpu resident sets, %s=%s: 2 sets alternately x4, proofs %s, %u resident\n",
-               modes[m][0], modes[m][1], same ? "byte-identical to the CPU's" : "DIFFERENT", n);
-        unsetenv(modes[m][0]);
+        printf("gpu resident sets, %s=%ld: 2 sets alternately x4, proofs %s, %u resident\n",
+               switch_describe(sw[m])->name, val[m],
+               same ? "byte-identical to the CPU's" : "DIFFERENT", n);
+        if (m == 1) /* back to the default before the G2 round */
+            CHECK(switch_set(SW_GPU_SRS_SETS, saved_sets, serr, sizeof serr) == 0);
     }
+    CHECK(switch_set(SW_GPU_G2, saved_g2, serr, sizeof serr) == 0);
     for (int i = 0; i < 2; i++) {
         r1cs_partition_free(&ps[i].part);
         groth16_setup_free(&ps[i].s);

@@ -1,0 +1,354 @@
+/* The workloads of `cuzk bench ab` (see bench_ab.h).
+ *
+ * porep-2k: the PoRep C2 of one 2 KiB sector as `cuzk prove porep` does it,
+ * per partition: public inputs derived natively, the witness read and
+ * checked, proving-mode synthesis, the Groth16 prover (the chosen backend,
+ * CPU by default; its own per-phase
+ * breakdown: H polynomial, scalars, each MSM, assembly) and verification.
+ * The C1 (sealed here or read from a file) and the parameters are loaded
+ * once, before the runs.
+ *
+ * random:N[:SEED]: the built-in random circuit of N constraints with
+ * TEST-ONLY parameters made here: synthesis, prove, verify.  Cheap, for
+ * quick comparisons and tests; it is not a Filecoin circuit. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/bench_ab.h"
+#include "cli/bench_porep_input.h"
+#include "cli/porep_params.h"
+#include "cli/toy_circuits.h"
+#include "filecoin/graph.h"
+#include "filecoin/porep_inputs.h"
+#include "groth16/prover.h"
+#include "groth16/setup.h"
+#include "groth16/verify.h"
+#include "util/timing.h"
+
+/* The prover's phases, in the order the prover runs them. */
+static void prove_phases(ab_phases *out, const groth16_prove_timing *t) {
+    ab_phase(out, "H: iNTT", t->h_steps.intt_ms);
+    ab_phase(out, "H: coset NTT", t->h_steps.coset_ntt_ms);
+    ab_phase(out, "H: pointwise", t->h_steps.pointwise_ms);
+    ab_phase(out, "H: coset iNTT", t->h_steps.coset_intt_ms);
+    ab_phase(out, "H polynomial", t->h_ms);
+    ab_phase(out, "scalars", t->scalars_ms);
+    ab_phase(out, "MSM L", t->msm_l_ms);
+    ab_phase(out, "MSM A", t->msm_a_ms);
+    ab_phase(out, "MSM B1", t->msm_b1_ms);
+    ab_phase(out, "MSM B2", t->msm_b2_ms);
+    ab_phase(out, "MSM H", t->msm_h_ms);
+    ab_phase(out, "assemble", t->assemble_ms);
+    ab_phase(out, "prove", t->total_ms);
+}
+
+static void timing_add(groth16_prove_timing *a, const groth16_prove_timing *b) {
+    a->h_steps.intt_ms += b->h_steps.intt_ms;
+    a->h_steps.coset_ntt_ms += b->h_steps.coset_ntt_ms;
+    a->h_steps.pointwise_ms += b->h_steps.pointwise_ms;
+    a->h_steps.coset_intt_ms += b->h_steps.coset_intt_ms;
+    a->h_ms += b->h_ms;
+    a->scalars_ms += b->scalars_ms;
+    a->msm_l_ms += b->msm_l_ms;
+    a->msm_a_ms += b->msm_a_ms;
+    a->msm_b1_ms += b->msm_b1_ms;
+    a->msm_b2_ms += b->msm_b2_ms;
+    a->msm_h_ms += b->msm_h_ms;
+    a->assemble_ms += b->assemble_ms;
+    a->total_ms += b->total_ms;
+}
+
+/* ---- porep-2k ------------------------------------------------------------------ */
+
+typedef struct {
+    bench_porep_input in;
+    fc_graph g;
+    int have_graph, have_params, have_pvk;
+    porep_params_loaded lp;
+    groth16_pvk pvk;
+    unsigned threads;
+    const groth16_backend *be;
+} porep_state;
+
+static void porep_free(void *p) {
+    porep_state *st = p;
+    if (!st)
+        return;
+    if (st->have_pvk)
+        groth16_pvk_free(&st->pvk);
+    if (st->have_params)
+        porep_params_free(&st->lp);
+    if (st->have_graph)
+        fc_graph_free(&st->g);
+    bench_porep_input_free(&st->in);
+    free(st);
+}
+
+static int porep_partition(porep_state *st, unsigned k, double *ph, groth16_prove_timing *pt,
+                           char *err, size_t cap) {
+    const c1_output *c = st->in.c1;
+    porep_public pub;
+    porep_c1_witness w;
+    char why[512];
+    double t0 = timing_now_ms();
+    if (porep_c1_public(&pub, c, k, &st->g, why, sizeof why)) {
+        snprintf(err, cap, "partition %u: public inputs: %s", k, why);
+        return -1;
+    }
+    double t1 = timing_now_ms();
+    if (porep_c1_witness_get(&w, c, k, why, sizeof why)) {
+        snprintf(err, cap, "partition %u: witness: %s", k, why);
+        porep_public_free(&pub);
+        return -1;
+    }
+    int rc = -1;
+    r1cs_cs *cs = NULL;
+    r1cs_partition part;
+    memset(&part, 0, sizeof part);
+    if (porep_c1_check(&w, &pub, why, sizeof why)) {
+        snprintf(err, cap, "partition %u: not a valid vanilla proof: %s", k, why);
+        goto out;
+    }
+    double t2 = timing_now_ms();
+    cs = r1cs_cs_new(R1CS_PROVE, 0, NULL);
+    if (!cs || porep_circuit_synthesize(cs, &w.shape, &w.w) || r1cs_finish(cs) ||
+        r1cs_take_partition(cs, &part)) {
+        snprintf(err, cap, "partition %u: synthesis: %s", k,
+                 cs ? r1cs_error_message(cs) : "out of memory");
+        goto out;
+    }
+    double t3 = timing_now_ms();
+    int same = part.num_inputs == pub.n_inputs + 1;
+    for (size_t i = 0; same && i < pub.n_inputs; i++)
+        same = fr_equal(&part.input[i + 1], &pub.inputs[i]);
+    if (!same) {
+        snprintf(err, cap, "partition %u: the circuit's inputs differ from the derived ones", k);
+        goto out;
+    }
+    groth16_proof proof;
+    groth16_prove_timing t;
+    groth16_error ge = {0};
+    if (st->be->prove(&proof, &part, 1, &st->lp.d, NULL, NULL, st->threads, &t, &ge)) {
+        snprintf(err, cap, "partition %u: prove: %s", k, ge.msg);
+        goto out;
+    }
+    double t4 = timing_now_ms();
+    if (groth16_verify(&st->pvk, &proof, pub.inputs, pub.n_inputs, &ge) != GROTH16_OK) {
+        snprintf(err, cap, "partition %u: the proof failed verification: %s", k, ge.msg);
+        goto out;
+    }
+    double t5 = timing_now_ms();
+    ph[0] += t1 - t0;
+    ph[1] += t2 - t1;
+    ph[2] += t3 - t2;
+    ph[3] += t5 - t4;
+    timing_add(pt, &t);
+    rc = 0;
+out:
+    r1cs_partition_free(&part);
+    r1cs_cs_free(cs);
+    porep_c1_witness_free(&w);
+    porep_public_free(&pub);
+    return rc;
+}
+
+static int porep_run(void *p, ab_phases *out, char *err, size_t cap) {
+    porep_state *st = p;
+    double ph[4] = {0}, t0 = timing_now_ms();
+    groth16_prove_timing pt;
+    memset(&pt, 0, sizeof pt);
+    for (unsigned k = 0; k < st->in.c1->partitions; k++)
+        if (porep_partition(st, k, ph, &pt, err, cap))
+            return -1;
+    memset(out, 0, sizeof *out);
+    ab_phase(out, "public inputs", ph[0]);
+    ab_phase(out, "witness + check", ph[1]);
+    ab_phase(out, "synthesis", ph[2]);
+    prove_phases(out, &pt);
+    ab_phase(out, "verify", ph[3]);
+    ab_phase(out, "total", timing_now_ms() - t0);
+    return 0;
+}
+
+static int porep_open(ab_workload *w, const ab_options *o, char *err, size_t cap) {
+    porep_state *st = calloc(1, sizeof *st);
+    if (!st) {
+        snprintf(err, cap, "out of memory");
+        return -1;
+    }
+    st->threads = o->threads;
+    st->be = o->backend;
+    char params[4096], vk[4096], meta[4096], why[512];
+    porep_shape s;
+    porep_params_expect e;
+    memset(&e, 0, sizeof e);
+    if (bench_porep_input_get(&st->in, o->c1, 1, err, cap))
+        goto fail;
+    if (st->in.c1->proof->shape->sector_size != 2048) {
+        snprintf(err, cap, "porep-2k: %s is a %s C1, not 2 KiB", st->in.origin,
+                 st->in.c1->proof->name);
+        goto fail;
+    }
+    if (fc_graph_init_proof(&st->g, st->in.c1->proof)) {
+        snprintf(err, cap, "cannot build the %s graph", st->in.c1->proof->name);
+        goto fail;
+    }
+    st->have_graph = 1;
+    if (bench_porep_params(params, vk, meta, sizeof params, o->params_dir, st->in.c1, err, cap))
+        goto fail;
+    if (porep_c1_shape(&s, st->in.c1, why, sizeof why)) {
+        snprintf(err, cap, "%s", why);
+        goto fail;
+    }
+    e.inputs = porep_num_public_inputs(&s) + 1;
+    if (porep_params_load(&st->lp, params, meta, &e, o->threads, why, sizeof why)) {
+        snprintf(err, cap, "%s", why);
+        goto fail;
+    }
+    st->have_params = 1;
+    groth16_error ge = {0};
+    if (groth16_pvk_prepare(&st->pvk, &st->lp.gp.vk, &ge) != GROTH16_OK) {
+        snprintf(err, cap, "%s: %s", vk, ge.msg);
+        goto fail;
+    }
+    st->have_pvk = 1;
+    snprintf(
+        w->desc, sizeof w->desc,
+        "porep-2k: PoRep C2 of one 2 KiB sector (%s; %s), %u partition(s): public inputs, "
+        "witness check, synthesis, CPU Groth16 prove, verify; %u thread(s); parameters %.300s%s",
+        st->in.c1->proof->name, st->in.origin, st->in.c1->partitions, o->threads, params,
+        st->lp.test_only ? " (TEST-ONLY)" : "");
+    w->state = st;
+    w->run = porep_run;
+    w->free = porep_free;
+    return 0;
+fail:
+    porep_free(st);
+    return -1;
+}
+
+/* ---- random:N[:SEED] --------------------------------------------------------------- */
+
+typedef struct {
+    toy_circuit c;
+    groth16_setup_result s;
+    groth16_pvk pvk;
+    unsigned threads;
+    const groth16_backend *be;
+} random_state;
+
+static void random_free(void *p) {
+    random_state *st = p;
+    if (!st)
+        return;
+    groth16_pvk_free(&st->pvk);
+    groth16_setup_free(&st->s);
+    free(st);
+}
+
+static int random_run(void *p, ab_phases *out, char *err, size_t cap) {
+    random_state *st = p;
+    double t0 = timing_now_ms();
+    r1cs_cs *cs = r1cs_cs_new(R1CS_PROVE, 0, NULL);
+    r1cs_partition part;
+    memset(&part, 0, sizeof part);
+    if (!cs || r1cs_synthesize(cs, st->c.fn, &st->c) != R1CS_OK ||
+        r1cs_take_partition(cs, &part) != R1CS_OK) {
+        snprintf(err, cap, "synthesis: %s", cs ? r1cs_error_message(cs) : "out of memory");
+        r1cs_cs_free(cs);
+        return -1;
+    }
+    r1cs_cs_free(cs);
+    double t1 = timing_now_ms();
+    groth16_params_data d = groth16_setup_data(&st->s);
+    groth16_proof proof;
+    groth16_prove_timing t;
+    groth16_error ge = {0};
+    int rc = -1;
+    if (st->be->prove(&proof, &part, 1, &d, NULL, NULL, st->threads, &t, &ge) != GROTH16_OK) {
+        snprintf(err, cap, "prove: %s", ge.msg);
+        goto out;
+    }
+    double t2 = timing_now_ms();
+    if (groth16_verify(&st->pvk, &proof, part.input + 1, part.num_inputs - 1, &ge) != GROTH16_OK) {
+        snprintf(err, cap, "the proof failed verification: %s", ge.msg);
+        goto out;
+    }
+    memset(out, 0, sizeof *out);
+    ab_phase(out, "synthesis", t1 - t0);
+    prove_phases(out, &t);
+    ab_phase(out, "verify", timing_now_ms() - t2);
+    ab_phase(out, "total", timing_now_ms() - t0);
+    rc = 0;
+out:
+    r1cs_partition_free(&part);
+    return rc;
+}
+
+static int random_open(ab_workload *w, const char *spec, const ab_options *o, char *err,
+                       size_t cap) {
+    random_state *st = calloc(1, sizeof *st);
+    if (!st) {
+        snprintf(err, cap, "out of memory");
+        return -1;
+    }
+    st->threads = o->threads;
+    st->be = o->backend;
+    char why[256];
+    if (toy_circuit_parse(&st->c, spec, why, sizeof why)) {
+        snprintf(err, cap, "%s", why);
+        free(st);
+        return -1;
+    }
+    r1cs_matrices mx;
+    r1cs_cs *cs = r1cs_cs_new(R1CS_RECORD, 0, NULL);
+    if (!cs || r1cs_synthesize(cs, st->c.fn, &st->c) != R1CS_OK ||
+        r1cs_take_matrices(cs, &mx) != R1CS_OK) {
+        snprintf(err, cap, "%s: recording: %s", spec, cs ? r1cs_error_message(cs) : "no memory");
+        r1cs_cs_free(cs);
+        free(st);
+        return -1;
+    }
+    r1cs_cs_free(cs);
+    groth16_toxic tox;
+    groth16_error ge = {0};
+    int rc = groth16_toxic_random(&tox, &ge) || groth16_setup(&st->s, &mx, &tox, o->threads, &ge);
+    size_t rows = mx.num_constraints, aux = mx.num_aux;
+    r1cs_matrices_free(&mx);
+    if (rc) {
+        snprintf(err, cap, "%s: test setup: %s", spec, ge.msg);
+        free(st);
+        return -1;
+    }
+    if (groth16_pvk_prepare(&st->pvk, &st->s.vk, &ge) != GROTH16_OK) {
+        snprintf(err, cap, "%s: %s", spec, ge.msg);
+        groth16_setup_free(&st->s);
+        free(st);
+        return -1;
+    }
+    snprintf(w->desc, sizeof w->desc,
+             "%s: built-in random circuit (%zu rows, %zu aux; NOT a Filecoin circuit), TEST-ONLY "
+             "parameters made here: synthesis, Groth16 prove (%s backend), verify; %u thread(s)",
+             spec, rows, aux, o->backend->name, o->threads);
+    w->state = st;
+    w->run = random_run;
+    w->free = random_free;
+    return 0;
+}
+
+int ab_workload_open(ab_workload *w, const char *spec, const ab_options *o, char *err, size_t cap) {
+    memset(w, 0, sizeof *w);
+    if (strcmp(spec, "porep-2k") == 0)
+        return porep_open(w, o, err, cap);
+    if (strncmp(spec, "random:", 7) == 0)
+        return random_open(w, spec, o, err, cap);
+    snprintf(err, cap, "unknown workload \"%s\" (porep-2k or random:N[:SEED])", spec);
+    return -1;
+}
+
+void ab_workload_close(ab_workload *w) {
+    if (w->free)
+        w->free(w->state);
+    memset(w, 0, sizeof *w);
+}

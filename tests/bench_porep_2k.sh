@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# The porep-2k benchmark workloads end to end (real proofs, so label slow/e2e):
+# `cuzk bench ab --workload porep-2k --runs 1` seals a 2 KiB sector, proves and
+# verifies it once per side and reports every phase; `cuzk bench engine
+# --workload porep-2k --jobs 1` proves it through the engine's PoRep provider
+# and draws one synthesis, one prove and one verify bar.  Needs the porep-2k
+# test parameters in PARAM_DIR (porep_e2e makes them).  No timing is checked.
+# usage: bench_porep_2k.sh CUZK PARAM_DIR
+set -uo pipefail
+cuzk="$1"
+params="${CUZK_TEST_PARAMS:-$2}"
+dir="$(mktemp -d)"
+trap 'rm -rf "$dir"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+expect() { # expect WANT_RC DESCRIPTION COMMAND...
+    local want="$1" desc="$2" rc=0 t0=$SECONDS
+    shift 2
+    "$@" >"$dir/out" 2>&1 || rc=$?
+    if [ "$rc" != "$want" ]; then
+        fail "$desc: exit $rc, expected $want"
+        cat "$dir/out"
+    else
+        echo "ok: $desc ($((SECONDS - t0)) s)"
+    fi
+}
+has() { grep -qE -- "$1" "$dir/out" || fail "$2: no line matching /$1/"; }
+
+expect 0 "bench ab porep-2k, 1 run per side" "$cuzk" bench ab --workload porep-2k \
+    --params-dir "$params" --a "" --b r1cs_thp=off --runs 1
+has "PoRep C2 of one 2 KiB sector .*sealed here" "the workload is described"
+num='[0-9]+\.[0-9]+'
+for phase in "public inputs" "witness \+ check" synthesis "H polynomial" "MSM L" "MSM H" prove \
+    verify total; do
+    has "^$phase +$num +$num +($num|-)$" "a row for $phase"
+done
+expect 0 "bench engine porep-2k, 1 job" "$cuzk" bench engine --workload porep-2k \
+    --params-dir "$params" --jobs 1 --cases sequential-b1 --timeline "$dir/t.svg"
+has "^  sequential-b1 " "a sequential-b1 row"
+for cls in 0 2 3; do
+    n=$(grep -c "class=\"bar\" data-lane=\"[0-9]*\" data-class=\"$cls\"" "$dir/t.svg")
+    [ "$n" = 1 ] || fail "one bar of class $cls in the timeline (got $n)"
+done
+[ "$fails" = 0 ] && echo "bench_porep_2k: all passed" || echo "bench_porep_2k: $fails failed"
+exit $((fails > 0))

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# cuzk bench ab: the switch list; a short A/B run on the random workload
+# (--runs 2, one warm-up pair) whose report has the expected structure (runs alternating
+# A,B,A,B; the configuration table marking exactly the switches that differ;
+# one row per phase with two medians and a ratio, "total" last); refusals of
+# an unknown switch, a bad value, an unknown workload and a bad --runs, each
+# with a message naming it; porep-2k without parameters says how to make
+# them.  Timing values are not checked.
+# usage: cli_bench_ab.sh CUZK
+set -uo pipefail
+cuzk="$1"
+dir="$(mktemp -d)"
+trap 'rm -rf "$dir"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+expect() { # expect WANT_RC DESCRIPTION COMMAND... (output in $dir/out)
+    local want="$1" desc="$2" rc=0
+    shift 2
+    "$@" >"$dir/out" 2>&1 || rc=$?
+    if [ "$rc" != "$want" ]; then
+        fail "$desc: exit $rc, expected $want"
+        cat "$dir/out"
+    else
+        echo "ok: $desc"
+    fi
+}
+has() { grep -qE -- "$1" "$dir/out" || fail "$2: no line matching /$1/"; }
+
+expect 0 "--list" "$cuzk" bench ab --list
+for s in field_asm r1cs_thp poseidon_replay msm_bit_fast_path msm_batch_affine gpu_msm_window \
+    gpu_ntt_radix gpu_g2; do
+    has "^$s +CUZK_[A-Z0-9_]+ " "--list names $s"
+done
+expect 0 "--list with CUZK_FIELD_ASM=0" env CUZK_FIELD_ASM=0 "$cuzk" bench ab --list
+has "^field_asm +CUZK_FIELD_ASM +on +off " "the environment sets the starting value"
+
+expect 0 "A/B on random:600, 2 runs after 1 warm-up pair" "$cuzk" bench ab \
+    --workload random:600:5 --a field_asm=on --b field_asm=off,msm_batch_affine=off --runs 2 \
+    --warmup 1 --threads 1
+cp "$dir/out" "$dir/ab"
+order=$(grep -oE '^run [0-9]+ [AB]' "$dir/ab" | tr '\n' ' ')
+[ "$order" = "run 1 A run 1 B run 2 A run 2 B " ] || fail "runs alternate A,B,A,B (got: $order)"
+warm=$(grep -oE '^warm-up [0-9]+ [AB]' "$dir/ab" | tr '\n' ' ')
+[ "$warm" = "warm-up 1 A warm-up 1 B " ] || fail "one warm-up pair first (got: $warm)"
+differs=$(grep -E '<- differs$' "$dir/ab" | awk '{print $1}' | tr '\n' ' ')
+[ "$differs" = "field_asm msm_batch_affine " ] || fail "differing switches (got: $differs)"
+has "^phase +A median ms +B median ms +B/A$" "report header"
+num='[0-9]+\.[0-9]+'
+for phase in synthesis "MSM H" prove verify total; do
+    has "^$phase +$num +$num +($num|-)$" "a row for $phase"
+done
+last=$(grep -E "^[A-Za-z].* $num +$num +($num|-)$" "$dir/ab" | tail -1 | awk '{print $1}')
+[ "$last" = total ] || fail "total is the last phase (got: $last)"
+
+expect 2 "an unknown switch is refused" "$cuzk" bench ab --workload random:64 \
+    --a field_asm=on --b warp_drive=on --runs 1
+has 'unknown switch "warp_drive"' "unknown switch message"
+expect 2 "a bad value is refused" "$cuzk" bench ab --workload random:64 --a field_asm=maybe \
+    --b field_asm=off --runs 1
+has 'field_asm: bad value "maybe"' "bad value message"
+expect 2 "an out-of-range value is refused" "$cuzk" bench ab --workload random:64 \
+    --a gpu_msm_window=30 --b gpu_msm_window=0 --runs 1
+has 'gpu_msm_window: bad value "30" \(allowed: 0 \(automatic\) or 8..24\)' "range message"
+expect 2 "an unknown workload is refused" "$cuzk" bench ab --workload porep-64g --a "" --b "" \
+    --runs 1
+has 'unknown workload "porep-64g"' "unknown workload message"
+expect 2 "--runs 0 is refused" "$cuzk" bench ab --workload random:64 --a "" --b "" --runs 0
+expect 2 "--warmup -1 is refused" "$cuzk" bench ab --workload random:64 --a "" --b "" \
+    --warmup -1
+expect 2 "an unknown backend is refused" "$cuzk" bench ab --workload random:64 --a "" --b "" \
+    --backend tpu
+has 'unknown --backend "tpu"' "unknown backend message"
+expect 2 "--a is required" "$cuzk" bench ab --workload random:64 --b field_asm=off
+expect 1 "porep-2k without parameters" env -u FIL_PROOFS_PARAMETER_CACHE "$cuzk" bench ab \
+    --workload porep-2k --params-dir "$dir/none" --a "" --b field_asm=off --runs 1
+has 'no StackedDrg2KiBV1_1 parameters: .*cuzk setup porep-2k --out DIR' "missing params message"
+
+[ "$fails" = 0 ] && echo "cli_bench_ab: all passed" || echo "cli_bench_ab: $fails failed"
+exit $((fails > 0))

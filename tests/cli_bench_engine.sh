@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# cuzk bench engine: a small synthetic run with --timeline FILE.svg writes a
+# chart that parses as XML and holds, per case, lanes for the synthesis
+# workers, the queue and the prover, with one synthesis, queue-wait and
+# verify bar per partition (jobs x partitions) and one prove bar per
+# backend call; --timeline FILE.csv has one line per event; a bad timeline
+# name, an unknown workload, synthetic-only options with porep-2k, and
+# porep-2k without parameters are refused with messages.  No timing is checked.
+# usage: cli_bench_engine.sh CUZK
+set -uo pipefail
+cuzk="$1"
+py=/usr/bin/python3
+dir="$(mktemp -d)"
+trap 'rm -rf "$dir"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+expect() { # expect WANT_RC DESCRIPTION COMMAND...
+    local want="$1" desc="$2" rc=0
+    shift 2
+    "$@" >"$dir/out" 2>&1 || rc=$?
+    if [ "$rc" != "$want" ]; then
+        fail "$desc: exit $rc, expected $want"
+        cat "$dir/out"
+    else
+        echo "ok: $desc"
+    fi
+}
+has() { grep -qE -- "$1" "$dir/out" || fail "$2: no line matching /$1/"; }
+
+args=(--jobs 3 --partitions 2 --constraints 256 --work 1000 --threads 2)
+expect 0 "synthetic run with an SVG timeline" "$cuzk" bench engine "${args[@]}" \
+    --timeline "$dir/t.svg"
+has "^  pipelined-b1 " "a pipelined-b1 row"
+has "^  sequential-b1 " "a sequential-b1 row"
+has "^  pipelined-b2 " "a pipelined-b2 row"
+has "timeline: $dir/t.svg" "the timeline is named"
+"$py" - "$dir/t.svg" <<'PYEOF' || fail "SVG content"
+import sys, xml.etree.ElementTree as ET
+ns = {"s": "http://www.w3.org/2000/svg"}
+root = ET.parse(sys.argv[1]).getroot()
+lanes = {}
+for g in root.iter("{http://www.w3.org/2000/svg}g"):
+    if g.get("class") == "lane":
+        name = g.find("s:text", ns).text
+        lanes[name] = [r for r in g.findall("s:rect", ns) if r.get("class") == "bar"]
+bad = 0
+def count(case, group, cls):
+    return sum(1 for n, bars in lanes.items() if n.startswith(case + " " + group + " ")
+               for b in bars if b.get("data-class") == str(cls))
+jobs, parts = 3, 2
+for case, batch in (("pipelined-b1", 1), ("sequential-b1", 1), ("pipelined-b2", 2)):
+    for group in ("synth", "prover"):
+        if not any(n.startswith(case + " " + group + " ") for n in lanes):
+            print("no %s lane for %s" % (group, case)); bad += 1
+    got = (count(case, "synth", 0), count(case, "queue", 1), count(case, "prover", 3))
+    if got != (jobs * parts,) * 3:
+        print(case, "synthesis/queue/verify bars", got); bad += 1
+    calls = count(case, "prover", 2)
+    want = parts * ((jobs + batch - 1) // batch)
+    if calls != want:
+        print(case, "prove bars", calls, "want", want); bad += 1
+    for n, bars in lanes.items():  # bars in one lane never overlap
+        if n.startswith(case):
+            iv = sorted((float(b.get("data-start")), float(b.get("data-end"))) for b in bars)
+            if any(a[1] > b[0] for a, b in zip(iv, iv[1:])):
+                print("overlap in lane", n); bad += 1
+legend = [g for g in root.iter("{http://www.w3.org/2000/svg}g") if g.get("class") == "legend"]
+if len(legend) != 4:
+    print("legend entries", len(legend)); bad += 1
+sys.exit(1 if bad else 0)
+PYEOF
+# FIL_PROOFS_PARAMETER_CACHE must not send the engine away from the bench's directory
+expect 0 "the same with a CSV timeline, one case" env FIL_PROOFS_PARAMETER_CACHE=/nonexistent \
+    "$cuzk" bench engine "${args[@]}" --cases sequential-b1 --timeline "$dir/t.csv"
+lines=$(grep -c '^sequential-b1,' "$dir/t.csv")
+# per job: queue + srs load (job level), and per partition synthesis, wait, prove, verify
+[ "$lines" -ge $((3 * 2 * 4)) ] || fail "CSV events: $lines"
+grep -q "^  pipelined-b1 " "$dir/out" && fail "--cases ran a case not asked for"
+
+expect 2 "a timeline name without .svg/.csv" "$cuzk" bench engine "${args[@]}" \
+    --timeline "$dir/t.png"
+has "must end in .svg" "timeline name message"
+expect 2 "an unknown case" "$cuzk" bench engine "${args[@]}" --cases fastest
+has 'unknown case "fastest"' "unknown case message"
+expect 2 "an unknown workload" "$cuzk" bench engine --workload porep-64g
+has 'unknown workload "porep-64g"' "unknown workload message"
+expect 2 "synthetic options with porep-2k" "$cuzk" bench engine --workload porep-2k \
+    --constraints 100
+expect 1 "porep-2k without parameters" env -u FIL_PROOFS_PARAMETER_CACHE "$cuzk" bench engine \
+    --workload porep-2k --params-dir "$dir/none"
+has 'no StackedDrg2KiBV1_1 parameters: .*cuzk setup porep-2k --out DIR' "missing params message"
+
+[ "$fails" = 0 ] && echo "cli_bench_engine: all passed" || echo "cli_bench_engine: $fails failed"
+exit $((fails > 0))

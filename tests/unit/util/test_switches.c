@@ -1,0 +1,114 @@
+/* util/switches: list parsing (unknown names, bad values, repeats are
+ * refused with a message naming them), range checks, watchers, save and
+ * restore; and that the code steered by a switch follows it at run time
+ * (the field's assembly flag, the CPU MSM's defaults) without a restart. */
+#include "check.h"
+#include "field/fp.h"
+#include "msm/msm.h"
+#include "util/cpu.h"
+#include "util/switches.h"
+
+static long watched = -1;
+static int watch_calls;
+static void watcher(long v) {
+    watched = v;
+    watch_calls++;
+}
+
+static void test_table(void) {
+    for (int i = 0; i < SW_COUNT; i++) {
+        const switch_info *s = switch_describe((switch_id)i);
+        CHECK(s && s->name && s->env && s->desc);
+        CHECK(switch_find(s->name) == i);
+        CHECK(s->def == 0 ? (s->zero_auto || (s->def >= s->min && s->def <= s->max))
+                          : (s->def >= s->min && s->def <= s->max));
+        for (int k = 0; k < i; k++)
+            CHECK(strcmp(s->name, switch_describe((switch_id)k)->name) != 0);
+    }
+    CHECK(switch_describe(SW_COUNT) == NULL);
+    CHECK(switch_find("no_such_switch") == -1);
+}
+
+static void test_parse(void) {
+    switch_assignments a;
+    char err[256];
+    CHECK(switch_parse_list(&a, "field_asm=off,gpu_msm_window=12,poseidon_replay=YES", err,
+                            sizeof err) == 0);
+    CHECK(a.n == 3 && a.id[0] == SW_FIELD_ASM && a.value[0] == 0 && a.id[1] == SW_GPU_MSM_WINDOW &&
+          a.value[1] == 12 && a.id[2] == SW_POSEIDON_REPLAY && a.value[2] == 1);
+    CHECK(switch_parse_list(&a, "", err, sizeof err) == 0 && a.n == 0);
+    CHECK(switch_parse_list(&a, "default", err, sizeof err) == 0 && a.n == 0);
+    err[0] = 0;
+    CHECK(switch_parse_list(&a, "field_asm=on,warp_drive=1", err, sizeof err) == -1 &&
+          strstr(err, "unknown switch \"warp_drive\"") != NULL);
+    err[0] = 0;
+    CHECK(switch_parse_list(&a, "field_asm=maybe", err, sizeof err) == -1 &&
+          strstr(err, "field_asm") && strstr(err, "maybe"));
+    err[0] = 0;
+    CHECK(switch_parse_list(&a, "gpu_msm_window=7", err, sizeof err) == -1 &&
+          strstr(err, "8..24") != NULL);
+    CHECK(switch_parse_list(&a, "gpu_msm_window=0", err, sizeof err) == 0 && a.value[0] == 0);
+    CHECK(switch_parse_list(&a, "gpu_ntt_radix=0", err, sizeof err) == -1); /* no auto here */
+    CHECK(switch_parse_list(&a, "gpu_ntt_radix=4x", err, sizeof err) == -1);
+    CHECK(switch_parse_list(&a, "gpu_ntt_radix=", err, sizeof err) == -1);
+    err[0] = 0;
+    CHECK(switch_parse_list(&a, "field_asm", err, sizeof err) == -1 &&
+          strstr(err, "NAME=VALUE") != NULL);
+    err[0] = 0;
+    CHECK(switch_parse_list(&a, "r1cs_thp=1,r1cs_thp=0", err, sizeof err) == -1 &&
+          strstr(err, "twice") != NULL);
+    CHECK(switch_set(SW_GPU_NTT_RADIX, 9, err, sizeof err) == -1 && strstr(err, "gpu_ntt_radix"));
+    CHECK(switch_set(SW_COUNT, 1, err, sizeof err) == -1);
+}
+
+static void test_set_watch_restore(void) {
+    char err[256];
+    switch_snapshot start;
+    switch_save(&start);
+    switch_watch(SW_R1CS_THP, watcher);
+    CHECK(watch_calls == 1 && watched == switch_get(SW_R1CS_THP));
+    CHECK(switch_set(SW_R1CS_THP, 0, err, sizeof err) == 0);
+    CHECK(switch_get(SW_R1CS_THP) == 0 && watched == 0 && watch_calls == 2);
+    switch_assignments a;
+    CHECK(switch_parse_list(&a, "r1cs_thp=on,gpu_ntt_radix=2", err, sizeof err) == 0);
+    switch_apply(&a);
+    CHECK(switch_get(SW_R1CS_THP) == 1 && watched == 1 && switch_get(SW_GPU_NTT_RADIX) == 2);
+    switch_restore(&start);
+    for (int i = 0; i < SW_COUNT; i++)
+        CHECK(switch_get((switch_id)i) == start.value[i]);
+    switch_watch(SW_R1CS_THP, NULL);
+    char v[16];
+    switch_format(v, sizeof v, SW_FIELD_ASM, 0);
+    CHECK(strcmp(v, "off") == 0);
+    switch_format(v, sizeof v, SW_GPU_MSM_WINDOW, 13);
+    CHECK(strcmp(v, "13") == 0);
+}
+
+/* The steered code reads the switch where it decides. */
+static void test_effect(void) {
+    char err[256];
+    switch_snapshot start;
+    switch_save(&start);
+    CHECK(switch_set(SW_FIELD_ASM, 0, err, sizeof err) == 0);
+    CHECK(fp_asm_enabled() == 0);
+    CHECK(switch_set(SW_FIELD_ASM, 1, err, sizeof err) == 0);
+    CHECK(fp_asm_enabled() == cpu_has_adx_bmi2());
+    CHECK(switch_set(SW_MSM_BATCH_AFFINE, 0, err, sizeof err) == 0 &&
+          switch_set(SW_MSM_BIT_FAST_PATH, 1, err, sizeof err) == 0);
+    msm_config c = msm_config_default(2);
+    CHECK(c.batch_affine == 0 && c.bit_fast_path == 1 && c.threads == 2);
+    CHECK(switch_set(SW_MSM_BATCH_AFFINE, 1, err, sizeof err) == 0 &&
+          switch_set(SW_MSM_BIT_FAST_PATH, 0, err, sizeof err) == 0);
+    c = msm_config_default(1);
+    CHECK(c.batch_affine == 1 && c.bit_fast_path == 0);
+    switch_restore(&start);
+    CHECK(fp_asm_enabled() == (start.value[SW_FIELD_ASM] && cpu_has_adx_bmi2()));
+}
+
+int main(void) {
+    test_table();
+    test_parse();
+    test_set_watch_restore();
+    test_effect();
+    return check_finish();
+}
