@@ -5,6 +5,8 @@
 # and the field/curve benchmarks.  Logs go to $OUT.
 #   tools/gpu-check.sh porep: PoRep C2 2 KiB proved by the CPU and CUDA backends
 #   with the same r, s: byte-identical and verified.
+#   tools/gpu-check.sh porep engine: + the engine with the GPU backend (bench
+#   engine, CPU vs CUDA), bench ab on B_G2's placement, GPU checks at 2^12.
 #   tools/gpu-check.sh cuda [MSM_LOG NTT_LOG]: only the CUDA backend: build
 #   cuzk, cuzk_gpu_check and bench_cuda, check GPU against CPU, then time the
 #   GPU MSMs, NTTs, H step and whole proofs (CPU and GPU backends).
@@ -55,6 +57,22 @@ if [ "${1:-}" = porep ]; then
             --out $d/fresh.bin 2>&1 | tee $out/prove_fresh$i.txt | grep -E "total|prove |error"
     done
     $c verify porep --c1 $d/s/c1.json --params-dir $d/p --proof $d/fresh.bin | tail -1
+    [ "${2:-}" = engine ] || exit 0
+    # the engine with the GPU backend: PoRep C2 jobs end to end, pipelined vs
+    # sequential vs batch 2, against the CPU backend; the switch A/B runner on
+    # B_G2's placement; the GPU checks at small sizes (resident sets included)
+    for be in cuda cpu; do
+        [ $be = cuda ] && n=8 || n=3
+        timeout 200 $c bench engine --workload porep-2k --c1 $d/s/c1.json --params-dir $d/p \
+            --jobs $n --threads "$(nproc)" --backend $be --timeline $out/engine_$be.svg 2>&1 |
+            tee $out/engine_$be.txt | grep -vE "^\s*$" | tail -9
+    done
+    timeout 120 $c bench ab --workload porep-2k --c1 $d/s/c1.json --params-dir $d/p \
+        --backend cuda --a gpu_b2_overlap=1 --b gpu_g2=1 --runs 4 2>&1 | tee $out/ab_b2.txt |
+        tail -22
+    cmake --build build-gpu -j"$(nproc)" --target cuzk_gpu_check >>"$out/build.txt" 2>&1 &&
+        timeout 120 build-gpu/cuzk_gpu_check 12 12 >$out/gpu_check_small.txt 2>&1
+    grep -E "MISMATCH|DIFFERENT|resident|passed" $out/gpu_check_small.txt
     exit 0
 fi
 if [ "${1:-}" = cuda ]; then
