@@ -216,9 +216,10 @@ static int porep_open(ab_workload *w, const ab_options *o, char *err, size_t cap
     snprintf(
         w->desc, sizeof w->desc,
         "porep-2k: PoRep C2 of one 2 KiB sector (%s; %s), %u partition(s): public inputs, "
-        "witness check, synthesis, CPU Groth16 prove, verify; %u thread(s); parameters %.300s%s",
-        st->in.c1->proof->name, st->in.origin, st->in.c1->partitions, o->threads, params,
-        st->lp.test_only ? " (TEST-ONLY)" : "");
+        "witness check, synthesis, Groth16 prove (%s backend), verify; %u thread(s); parameters "
+        "%.300s%s",
+        st->in.c1->proof->name, st->in.origin, st->in.c1->partitions, o->backend->name, o->threads,
+        params, st->lp.test_only ? " (TEST-ONLY)" : "");
     w->state = st;
     w->run = porep_run;
     w->free = porep_free;
