@@ -16,34 +16,39 @@
 #include "filecoin/seal_io.h"
 
 enum { CHUNK = 2048, SLOTS = 4 };
-enum { PAR_BYTES = CHUNK * FC_GRAPH_DEGREE * 4, EXP_BYTES = CHUNK * FC_EXP_DEGREE * 32 };
+
+/* Nodes a ring slot holds: CHUNK, or the whole layer of a smaller sector. */
+static uint64_t chunk_nodes(uint64_t nodes) { return nodes < CHUNK ? nodes : CHUNK; }
+static size_t slot_bytes(uint64_t nodes) {
+    return (size_t)chunk_nodes(nodes) * (FC_GRAPH_DEGREE * 4 + FC_EXP_DEGREE * 32);
+}
 
 typedef struct {
     const fc_labels_stream_params *p;
     uint32_t layer;
     const uint8_t *prev; /* layer - 1 (layer > 1) */
-    uint8_t *ring;       /* SLOTS × (PAR_BYTES + EXP_BYTES) */
-    uint64_t chunks, produced, consumed;
+    uint8_t *ring;       /* SLOTS slots: ch × 14 parents, then ch × 8 expander labels */
+    uint64_t ch, chunks, produced, consumed;
     int failed, stop;
     pthread_mutex_t lock;
     pthread_cond_t cond;
 } ring_ctx;
 
 uint64_t fc_labels_stream_bytes(uint64_t nodes) {
-    return 2 * nodes * 32 + (uint64_t)SLOTS * (PAR_BYTES + EXP_BYTES);
+    return 2 * nodes * 32 + (uint64_t)SLOTS * slot_bytes(nodes);
 }
 
 static uint32_t *slot_parents(ring_ctx *r, uint64_t k) {
-    return (uint32_t *)(void *)(r->ring + (k % SLOTS) * (size_t)(PAR_BYTES + EXP_BYTES));
+    return (uint32_t *)(void *)(r->ring + (k % SLOTS) * slot_bytes(r->p->nodes));
 }
 static uint8_t *slot_exp(ring_ctx *r, uint64_t k) {
-    return r->ring + (k % SLOTS) * (size_t)(PAR_BYTES + EXP_BYTES) + PAR_BYTES;
+    return r->ring + (k % SLOTS) * slot_bytes(r->p->nodes) + r->ch * FC_GRAPH_DEGREE * 4;
 }
 
 /* Chunk k's parents (from the cache, u32 LE) and expander labels.  0 or -1. */
 static int produce(ring_ctx *r, uint64_t k) {
     const fc_labels_stream_params *p = r->p;
-    uint64_t first = k * CHUNK, n = p->nodes - first < CHUNK ? p->nodes - first : CHUNK;
+    uint64_t first = k * r->ch, n = p->nodes - first < r->ch ? p->nodes - first : r->ch;
     uint32_t *par = slot_parents(r, k);
     uint8_t *raw = (uint8_t *)par;
     if (fc_pread_full(p->parents_fd, raw, (size_t)n * FC_GRAPH_DEGREE * 4,
@@ -91,7 +96,7 @@ static void *producer(void *vctx) {
 /* Hashes chunk k of layer r->layer into cur. */
 static void consume(ring_ctx *r, uint64_t k, uint8_t *cur, uint8_t *msg) {
     const fc_labels_stream_params *p = r->p;
-    uint64_t first = k * CHUNK, n = p->nodes - first < CHUNK ? p->nodes - first : CHUNK;
+    uint64_t first = k * r->ch, n = p->nodes - first < r->ch ? p->nodes - first : r->ch;
     const uint32_t *par = slot_parents(r, k);
     const uint8_t *exp = slot_exp(r, k);
     uint8_t *m = msg + 64;
@@ -153,7 +158,7 @@ static int label_layer(ring_ctx *r, uint8_t *cur, uint64_t *done, uint64_t total
         if (bad)
             break;
         consume(r, k, cur, msg);
-        uint64_t n = p->nodes - k * CHUNK < CHUNK ? p->nodes - k * CHUNK : CHUNK;
+        uint64_t n = p->nodes - k * r->ch < r->ch ? p->nodes - k * r->ch : r->ch;
         if (p->progress && (*done + n) / step != *done / step)
             p->progress(p->progress_ctx, "labels", *done + n, total);
         *done += n;
@@ -175,8 +180,7 @@ static int label_layer(ring_ctx *r, uint8_t *cur, uint64_t *done, uint64_t total
 }
 
 int fc_labels_stream(const fc_labels_stream_params *p, char *err, size_t cap) {
-    size_t layer_bytes = (size_t)p->nodes * 32,
-           ring_bytes = (size_t)SLOTS * (PAR_BYTES + EXP_BYTES);
+    size_t layer_bytes = (size_t)p->nodes * 32, ring_bytes = SLOTS * slot_bytes(p->nodes);
     uint8_t *cur = fc_seal_mem_alloc(p->mem, layer_bytes);
     uint8_t *prev = fc_seal_mem_alloc(p->mem, layer_bytes);
     uint8_t *ring = fc_seal_mem_alloc(p->mem, ring_bytes);
@@ -190,7 +194,8 @@ int fc_labels_stream(const fc_labels_stream_params *p, char *err, size_t cap) {
                  (unsigned long long)(p->mem->budget - fc_seal_mem_left(p->mem)));
         goto out;
     }
-    ring_ctx r = {.p = p, .ring = ring, .chunks = (p->nodes + CHUNK - 1) / CHUNK};
+    uint64_t ch = chunk_nodes(p->nodes);
+    ring_ctx r = {.p = p, .ring = ring, .ch = ch, .chunks = (p->nodes + ch - 1) / ch};
     pthread_mutex_init(&r.lock, NULL);
     pthread_cond_init(&r.cond, NULL);
     uint64_t done = 0, total = p->nodes * p->layers;

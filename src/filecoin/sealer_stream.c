@@ -331,7 +331,7 @@ int fc_seal_stream(fc_stream_result *res, c1_output **c1, const fc_seal_params *
     if (res->mem_budget < min)
         return fail(err, cap,
                     "memory budget %llu bytes is below the %llu a %s seal needs (two layers of "
-                    "%llu bytes and the labelling buffers)",
+                    "%llu bytes, the labelling ring, the parent-cache generation windows)",
                     (unsigned long long)res->mem_budget, (unsigned long long)min, sh->size_name,
                     (unsigned long long)(s->nodes * 32));
     stream_ctx c = {.s = s, .threads = p->threads ? p->threads : 1, .dir = o->dir};

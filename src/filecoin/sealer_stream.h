@@ -2,7 +2,7 @@
  * same results byte for byte, but with bounded memory: data, layers and trees
  * live in files in one directory and memory holds at most
  *
- *   2 layers (2 × sector size) + the labelling ring (2.5 MiB)
+ *   2 layers (2 × sector size) + the labelling ring (2.5 MiB; less for tiny sectors)
  *
  * during labelling (the peak), and per-thread tree chunks plus the rows above
  * them while building trees (budget-sized, a few MiB by default).  Every large
