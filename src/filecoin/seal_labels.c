@@ -5,7 +5,6 @@
  * hundred KiB, so the handshake is rare next to the hashing. */
 #include "filecoin/seal_labels.h"
 
-#include <openssl/sha.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -14,6 +13,7 @@
 #include "filecoin/graph.h"
 #include "filecoin/label.h"
 #include "filecoin/seal_io.h"
+#include "filecoin/sha256_native.h"
 
 enum { CHUNK = 2048, SLOTS = 4 };
 
@@ -29,6 +29,7 @@ typedef struct {
     const uint8_t *prev; /* layer - 1 (layer > 1) */
     uint8_t *ring;       /* SLOTS slots: ch × 14 parents, then ch × 8 expander labels */
     uint64_t ch, chunks, produced, consumed;
+    sha256_native_ctx *sha; /* the hashing thread's, reused for every label */
     int failed, stop;
     pthread_mutex_t lock;
     pthread_cond_t cond;
@@ -94,7 +95,7 @@ static void *producer(void *vctx) {
 }
 
 /* Hashes chunk k of layer r->layer into cur. */
-static void consume(ring_ctx *r, uint64_t k, uint8_t *cur, uint8_t *msg) {
+static void consume(ring_ctx *r, uint64_t k, uint8_t *cur, uint8_t *msg, sha256_native_ctx *sha) {
     const fc_labels_stream_params *p = r->p;
     uint64_t first = k * r->ch, n = p->nodes - first < r->ch ? p->nodes - first : r->ch;
     const uint32_t *par = slot_parents(r, k);
@@ -120,7 +121,9 @@ static void consume(ring_ctx *r, uint64_t k, uint8_t *cur, uint8_t *msg) {
             }
             len += 32 * FC_LABEL_PARENTS;
         }
-        SHA256(msg, len, out);
+        sha256_native_init(sha);
+        sha256_native_update(sha, msg, len);
+        sha256_native_final(sha, out);
         out[31] &= 0x3f;
     }
 }
@@ -157,7 +160,7 @@ static int label_layer(ring_ctx *r, uint8_t *cur, uint64_t *done, uint64_t total
         }
         if (bad)
             break;
-        consume(r, k, cur, msg);
+        consume(r, k, cur, msg, r->sha);
         uint64_t n = p->nodes - k * r->ch < r->ch ? p->nodes - k * r->ch : r->ch;
         if (p->progress && (*done + n) / step != *done / step)
             p->progress(p->progress_ctx, "labels", *done + n, total);
@@ -196,6 +199,12 @@ int fc_labels_stream(const fc_labels_stream_params *p, char *err, size_t cap) {
     }
     uint64_t ch = chunk_nodes(p->nodes);
     ring_ctx r = {.p = p, .ring = ring, .ch = ch, .chunks = (p->nodes + ch - 1) / ch};
+    r.sha = sha256_native_new();
+    if (!r.sha) {
+        snprintf(err, cap, "out of memory");
+        rc = -1;
+        goto out;
+    }
     pthread_mutex_init(&r.lock, NULL);
     pthread_cond_init(&r.cond, NULL);
     uint64_t done = 0, total = p->nodes * p->layers;
@@ -219,6 +228,7 @@ int fc_labels_stream(const fc_labels_stream_params *p, char *err, size_t cap) {
     }
     pthread_mutex_destroy(&r.lock);
     pthread_cond_destroy(&r.cond);
+    sha256_native_free(r.sha);
 out:
     fc_seal_mem_free(p->mem, cur, layer_bytes);
     fc_seal_mem_free(p->mem, prev, layer_bytes);
