@@ -229,21 +229,23 @@ static int seal_streaming(fc_stream_result *res, c1_output **c, const fc_seal_pa
         return 1;
     }
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    int rc =
-        fd < 0 ? -1
-               : fc_seal_pad_stream(fd, in, seed_p, sp->proof->shape->sector_size, err, sizeof err);
-    if (fd < 0)
-        snprintf(err, sizeof err, "cannot create %s: %s", path, strerror(errno));
-    if (fd >= 0 && close(fd) != 0 && rc == 0) {
-        snprintf(err, sizeof err, "cannot write %s", path);
+    if (fd < 0) {
+        fprintf(stderr, "cuzk seal: cannot create %s: %s\n", path, strerror(errno));
+        if (in)
+            fclose(in);
+        return 1;
+    }
+    int rc = fc_seal_pad_stream(fd, in, seed_p, sp->proof->shape->sector_size, err, sizeof err);
+    if (rc != 0)
+        fprintf(stderr, "cuzk seal: %s%s%s\n", data ? data : "", data ? ": " : "", err);
+    if (close(fd) != 0 && rc == 0) {
+        fprintf(stderr, "cuzk seal: cannot write %s\n", path);
         rc = -1;
     }
     if (in)
         fclose(in);
-    if (rc != 0) {
-        fprintf(stderr, "cuzk seal: %s%s%s\n", data ? data : "", data ? ": " : "", err);
+    if (rc != 0)
         return 1;
-    }
     fc_stream_opts o = {.dir = out, .mem_budget = budget};
     if (fc_seal_stream(res, c, sp, &o, err, sizeof err) != 0) {
         fprintf(stderr, "cuzk seal: %s\n", err);

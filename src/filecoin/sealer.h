@@ -13,8 +13,9 @@
  *   challenges (interactive / synthetic / NI) and their vanilla proofs -> C1.
  *
  * Everything is held in memory (labels: L × sector size; trees: about 1.3 ×
- * sector size each), so this is meant for 2 KiB and 8 MiB sectors; larger
- * ones work in principle but need that much RAM and time. */
+ * sector size each): this is the reference the streaming sealer
+ * (sealer_stream.h, bounded memory, what `cuzk seal` runs) is tested
+ * against byte for byte, meant for 2 KiB and 8 MiB sectors. */
 #ifndef CUZK_FILECOIN_SEALER_H
 #define CUZK_FILECOIN_SEALER_H
 
