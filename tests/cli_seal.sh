@@ -93,5 +93,14 @@ check "streaming reports phases and its memory ledger" 0 "memory ledger peak [0-
 check "memory budget below two layers refused" 1 "memory budget 4000 bytes is below the [0-9]+ a 2KiB seal needs" \
     seal mb2 5 --zeros --seed "$S" --mem-budget 4000
 check "bad --mem-budget" 2 "bad --mem-budget" seal mb3 5 --zeros --seed "$S" --mem-budget 12XB
+check "a shared --parent-cache is made once and reused" 0 "^same$" sh -c \
+    "\"$cuzk\" seal --registered-proof 5 --zeros --miner-id 1000 --sector-number 7 --ticket $T \
+       --seed $S --out \"$dir/pc1\" --parent-cache \"$dir/pc.cache\" >/dev/null 2>&1 &&
+     [ \$(stat -c %s \"$dir/pc.cache\") = 3584 ] && ! ls \"$dir/pc1\"/*.cache >/dev/null 2>&1 &&
+     touch -d 2000-01-01 \"$dir/pc.cache\" &&
+     \"$cuzk\" seal --registered-proof 5 --zeros --miner-id 1000 --sector-number 7 --ticket $T \
+       --seed $S --out \"$dir/pc2\" --parent-cache \"$dir/pc.cache\" >/dev/null 2>&1 &&
+     [ \$(stat -c %Y \"$dir/pc.cache\") = \$(date -d 2000-01-01 +%s) ] &&
+     cmp -s \"$dir/pc1/c1.json\" \"$dir/z/c1.json\" && cmp -s \"$dir/pc2/c1.json\" \"$dir/z/c1.json\" && echo same"
 echo "$fails failed"
 [ "$fails" = 0 ]

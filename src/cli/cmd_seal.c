@@ -22,7 +22,8 @@
 static const char *seal_usage =
     "cuzk seal --sector-size 2KiB|8MiB|512MiB --registered-proof NAME|ID "
     "[--data FILE | --zeros | --random SEED] --miner-id N --sector-number N --ticket HEX "
-    "--seed HEX --out DIR [--curio] [--threads N] [--mem-budget SIZE] [--in-memory]";
+    "--seed HEX --out DIR [--curio] [--threads N] [--mem-budget SIZE] [--parent-cache FILE] "
+    "[--in-memory]";
 static const char *vv_usage = "cuzk verify-vanilla --c1 FILE [--miner-id N --sector-number N]";
 
 static int parse_u64(uint64_t *out, const char *s, const char *what, const char *cmd) {
@@ -214,7 +215,8 @@ static int seal_in_memory(fc_sealed *s, c1_output **c, const fc_seal_params *sp,
 
 /* The streaming path (sealer_stream.h): pad into out/unsealed, then seal from files. */
 static int seal_streaming(fc_stream_result *res, c1_output **c, const fc_seal_params *sp,
-                          const char *out, const char *data, const char *random, uint64_t budget) {
+                          const char *out, const char *data, const char *random, uint64_t budget,
+                          const char *cache) {
     char path[4096], err[512];
     snprintf(path, sizeof path, "%s/unsealed", out);
     uint64_t seed_v, *seed_p = NULL;
@@ -246,7 +248,7 @@ static int seal_streaming(fc_stream_result *res, c1_output **c, const fc_seal_pa
         fclose(in);
     if (rc != 0)
         return 1;
-    fc_stream_opts o = {.dir = out, .mem_budget = budget};
+    fc_stream_opts o = {.dir = out, .mem_budget = budget, .parent_cache = cache};
     if (fc_seal_stream(res, c, sp, &o, err, sizeof err) != 0) {
         fprintf(stderr, "cuzk seal: %s\n", err);
         return 1;
@@ -264,7 +266,8 @@ static int seal_streaming(fc_stream_result *res, c1_output **c, const fc_seal_pa
 
 int cmd_seal(int argc, char **argv) {
     const char *size = NULL, *proof = NULL, *data = NULL, *random = NULL, *miner = NULL,
-               *sector = NULL, *ticket = NULL, *seed = NULL, *out = NULL, *budget_s = NULL;
+               *sector = NULL, *ticket = NULL, *seed = NULL, *out = NULL, *budget_s = NULL,
+               *cache = NULL;
     int zeros = 0, curio = 0, in_memory = 0;
     char **rest = malloc(sizeof *rest * (size_t)(argc + 1));
     int nrest = 0;
@@ -280,11 +283,12 @@ int cmd_seal(int argc, char **argv) {
         else
             rest[nrest++] = argv[i];
     }
-    const cli_opt opts[] = {{"--sector-size", &size}, {"--registered-proof", &proof},
-                            {"--data", &data},        {"--random", &random},
-                            {"--miner-id", &miner},   {"--sector-number", &sector},
-                            {"--ticket", &ticket},    {"--seed", &seed},
-                            {"--out", &out},          {"--mem-budget", &budget_s}};
+    const cli_opt opts[] = {{"--sector-size", &size},  {"--registered-proof", &proof},
+                            {"--data", &data},         {"--random", &random},
+                            {"--miner-id", &miner},    {"--sector-number", &sector},
+                            {"--ticket", &ticket},     {"--seed", &seed},
+                            {"--out", &out},           {"--mem-budget", &budget_s},
+                            {"--parent-cache", &cache}};
     unsigned threads = par_cpu_count();
     int prc = cli_parse(nrest, rest, opts, sizeof opts / sizeof opts[0], &threads, seal_usage);
     free(rest);
@@ -338,7 +342,7 @@ int cmd_seal(int argc, char **argv) {
     memset(&mem_s, 0, sizeof mem_s);
     c1_output *c = NULL;
     int rc = in_memory ? seal_in_memory(&mem_s, &c, &sp, out, data, random)
-                       : seal_streaming(&res, &c, &sp, out, data, random, budget);
+                       : seal_streaming(&res, &c, &sp, out, data, random, budget, cache);
     const fc_sealed *s = in_memory ? &mem_s : &res.s;
     if (rc != 0) {
         c1_output_free(c);

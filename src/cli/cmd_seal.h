@@ -5,12 +5,14 @@
  *   seal --sector-size 2KiB|8MiB|512MiB --registered-proof NAME|ID
  *        [--data FILE | --zeros | --random SEED] --miner-id N --sector-number N
  *        --ticket HEX --seed HEX --out DIR [--curio] [--threads N]
- *        [--mem-budget SIZE] [--in-memory]
+ *        [--mem-budget SIZE] [--parent-cache FILE] [--in-memory]
  *     (--threads: tree building, column hashing, encoding, the parent cache;
  *     default all CPUs.  Streams through files in DIR (filecoin/
  *     sealer_stream.h) with at most --mem-budget bytes booked (N, NKiB, NMiB,
  *     NGiB; default two layers + 66.5 MiB); prints per-phase times and the
- *     ledger's peak.  --in-memory runs the in-memory reference sealer
+ *     ledger's peak.  --parent-cache: where the parent cache is kept (reused
+ *     when complete, generated there when not; default DIR/<key>.cache).
+ *     --in-memory runs the in-memory reference sealer
  *     instead, which writes the same files minus the streaming ones.)
  *     writes into DIR (created if missing):
  *       c1.json      the C1 output (serde JSON; Curio's wrapper with --curio)
