@@ -79,5 +79,28 @@ check "size mismatch" 2 "does not match" "$cuzk" seal --sector-size 8MiB --regis
 check "32 GiB refused" 2 "not supported" "$cuzk" seal --registered-proof 8 --zeros \
     --miner-id 1 --sector-number 1 --ticket "$T" --seed "$S" --out "$dir/m"
 check "two data sources" 2 "at most one" seal t 5 --zeros --random 1 --seed "$S"
+check "streaming and --in-memory seal the same files" 0 "^same$" sh -c \
+    "\"$cuzk\" seal --registered-proof 10 --random 4 --miner-id 1000 --sector-number 7 --ticket $T \
+       --seed $S --out \"$dir/st\" >/dev/null 2>&1 &&
+     \"$cuzk\" seal --registered-proof 10 --random 4 --miner-id 1000 --sector-number 7 --ticket $T \
+       --seed $S --out \"$dir/im\" --in-memory >/dev/null 2>&1 &&
+     for f in c1.json p_aux sealed unsealed tree-r-last sector.json; do
+       cmp -s \"$dir/st/\$f\" \"$dir/im/\$f\" || exit 1; done && echo same"
+check "streaming writes its layer and tree files" 0 "^2048 2048 2016 2336$" sh -c \
+    "cd \"$dir/st\" && echo \$(stat -c %s layer-1 layer-2 tree-d tree-c)"
+check "streaming reports phases and its memory ledger" 0 "memory ledger peak [0-9]+ of a 2097152 byte budget" \
+    seal mb 5 --zeros --seed "$S" --mem-budget 2MiB --threads 1
+check "memory budget below two layers refused" 1 "memory budget 4000 bytes is below the [0-9]+ a 2KiB seal needs" \
+    seal mb2 5 --zeros --seed "$S" --mem-budget 4000
+check "bad --mem-budget" 2 "bad --mem-budget" seal mb3 5 --zeros --seed "$S" --mem-budget 12XB
+check "a shared --parent-cache is made once and reused" 0 "^same$" sh -c \
+    "\"$cuzk\" seal --registered-proof 5 --zeros --miner-id 1000 --sector-number 7 --ticket $T \
+       --seed $S --out \"$dir/pc1\" --parent-cache \"$dir/pc.cache\" >/dev/null 2>&1 &&
+     [ \$(stat -c %s \"$dir/pc.cache\") = 3584 ] && ! ls \"$dir/pc1\"/*.cache >/dev/null 2>&1 &&
+     touch -d 2000-01-01 \"$dir/pc.cache\" &&
+     \"$cuzk\" seal --registered-proof 5 --zeros --miner-id 1000 --sector-number 7 --ticket $T \
+       --seed $S --out \"$dir/pc2\" --parent-cache \"$dir/pc.cache\" >/dev/null 2>&1 &&
+     [ \$(stat -c %Y \"$dir/pc.cache\") = \$(date -d 2000-01-01 +%s) ] &&
+     cmp -s \"$dir/pc1/c1.json\" \"$dir/z/c1.json\" && cmp -s \"$dir/pc2/c1.json\" \"$dir/z/c1.json\" && echo same"
 echo "$fails failed"
 [ "$fails" = 0 ]

@@ -1,6 +1,7 @@
 #include "cli/cmd_seal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "filecoin/c1.h"
 #include "filecoin/sealer.h"
 #include "filecoin/sealer_data.h"
+#include "filecoin/sealer_stream.h"
 #include "filecoin/vanilla_verify.h"
 #include "util/hex.h"
 #include "util/parallel.h"
@@ -20,7 +22,8 @@
 static const char *seal_usage =
     "cuzk seal --sector-size 2KiB|8MiB|512MiB --registered-proof NAME|ID "
     "[--data FILE | --zeros | --random SEED] --miner-id N --sector-number N --ticket HEX "
-    "--seed HEX --out DIR [--curio] [--threads N]";
+    "--seed HEX --out DIR [--curio] [--threads N] [--mem-budget SIZE] [--parent-cache FILE] "
+    "[--in-memory]";
 static const char *vv_usage = "cuzk verify-vanilla --c1 FILE [--miner-id N --sector-number N]";
 
 static int parse_u64(uint64_t *out, const char *s, const char *what, const char *cmd) {
@@ -157,10 +160,115 @@ static uint8_t *read_raw(size_t *len, const char *data, const char *random, uint
     return b;
 }
 
+/* "123", "512MiB", "2GiB", "64KiB" -> bytes; -1 when not a size. */
+static int parse_size(uint64_t *out, const char *s) {
+    char *end;
+    errno = 0;
+    unsigned long long v = s && *s >= '0' && *s <= '9' ? strtoull(s, &end, 10) : 0;
+    if (!s || *s < '0' || *s > '9' || errno)
+        return -1;
+    unsigned shift = strcmp(end, "") == 0      ? 0
+                     : strcmp(end, "KiB") == 0 ? 10
+                     : strcmp(end, "MiB") == 0 ? 20
+                     : strcmp(end, "GiB") == 0 ? 30
+                                               : 99;
+    if (shift == 99 || (shift && v > (UINT64_MAX >> shift)))
+        return -1;
+    *out = (uint64_t)v << shift;
+    return 0;
+}
+
+/* The reference path: everything in memory (sealer.h), files written after. */
+static int seal_in_memory(fc_sealed *s, c1_output **c, const fc_seal_params *sp, const char *out,
+                          const char *data, const char *random) {
+    const fc_seal_proof *p = sp->proof;
+    size_t raw_len;
+    uint8_t *raw = read_raw(&raw_len, data, random, fc_fr32_unpadded_size(p->shape->sector_size));
+    if (!raw)
+        return 1;
+    uint8_t *padded = fc_seal_pad_sector(raw, raw_len, p->shape->sector_size);
+    free(raw);
+    if (!padded) {
+        fprintf(stderr, "cuzk seal: out of memory\n");
+        return 1;
+    }
+    char err[512];
+    int rc = fc_seal_precommit(s, sp, padded, err, sizeof err);
+    free(padded);
+    if (rc != 0) {
+        fprintf(stderr, "cuzk seal: %s\n", err);
+        return 1;
+    }
+    if (sp->progress)
+        sp->progress(sp->progress_ctx, "commit phase 1", 0, 0);
+    if (fc_seal_commit1(c, s, err, sizeof err) != 0) {
+        fprintf(stderr, "cuzk seal: %s\n", err);
+        return 1;
+    }
+    size_t nb = (size_t)s->nodes * 32;
+    return write_file(out, "sealed", s->tree_r.row[0], nb) |
+                   write_file(out, "unsealed", s->tree_d.row[0], nb) |
+                   write_tree_rows(out, &s->tree_r)
+               ? 1
+               : 0;
+}
+
+/* The streaming path (sealer_stream.h): pad into out/unsealed, then seal from files. */
+static int seal_streaming(fc_stream_result *res, c1_output **c, const fc_seal_params *sp,
+                          const char *out, const char *data, const char *random, uint64_t budget,
+                          const char *cache) {
+    char path[4096], err[512];
+    snprintf(path, sizeof path, "%s/unsealed", out);
+    uint64_t seed_v, *seed_p = NULL;
+    if (random) {
+        if (parse_u64(&seed_v, random, "--random seed", "seal") != 0)
+            return 2;
+        seed_p = &seed_v;
+    }
+    FILE *in = NULL;
+    if (data && !(in = fopen(data, "rb"))) {
+        fprintf(stderr, "cuzk seal: cannot read %s: %s\n", data, strerror(errno));
+        return 1;
+    }
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        fprintf(stderr, "cuzk seal: cannot create %s: %s\n", path, strerror(errno));
+        if (in)
+            fclose(in);
+        return 1;
+    }
+    int rc = fc_seal_pad_stream(fd, in, seed_p, sp->proof->shape->sector_size, err, sizeof err);
+    if (rc != 0)
+        fprintf(stderr, "cuzk seal: %s%s%s\n", data ? data : "", data ? ": " : "", err);
+    if (close(fd) != 0 && rc == 0) {
+        fprintf(stderr, "cuzk seal: cannot write %s\n", path);
+        rc = -1;
+    }
+    if (in)
+        fclose(in);
+    if (rc != 0)
+        return 1;
+    fc_stream_opts o = {.dir = out, .mem_budget = budget, .parent_cache = cache};
+    if (fc_seal_stream(res, c, sp, &o, err, sizeof err) != 0) {
+        fprintf(stderr, "cuzk seal: %s\n", err);
+        return 1;
+    }
+    fprintf(stderr, "seal: phases (s): tree D %.2f, parent cache %.2f", res->t_tree_d,
+            res->t_parents);
+    for (unsigned l = 0; l < res->s.layers; l++)
+        fprintf(stderr, ", layer %u %.2f", l + 1, res->t_layer[l]);
+    fprintf(stderr, ", tree C %.2f, encoding+tree R %.2f, commit 1 %.2f\n", res->t_tree_c,
+            res->t_tree_r, res->t_c1);
+    fprintf(stderr, "seal: memory ledger peak %" PRIu64 " of a %" PRIu64 " byte budget\n",
+            res->mem_peak, res->mem_budget);
+    return 0;
+}
+
 int cmd_seal(int argc, char **argv) {
     const char *size = NULL, *proof = NULL, *data = NULL, *random = NULL, *miner = NULL,
-               *sector = NULL, *ticket = NULL, *seed = NULL, *out = NULL;
-    int zeros = 0, curio = 0;
+               *sector = NULL, *ticket = NULL, *seed = NULL, *out = NULL, *budget_s = NULL,
+               *cache = NULL;
+    int zeros = 0, curio = 0, in_memory = 0;
     char **rest = malloc(sizeof *rest * (size_t)(argc + 1));
     int nrest = 0;
     if (!rest)
@@ -170,14 +278,17 @@ int cmd_seal(int argc, char **argv) {
             zeros = 1;
         else if (strcmp(argv[i], "--curio") == 0)
             curio = 1;
+        else if (strcmp(argv[i], "--in-memory") == 0)
+            in_memory = 1;
         else
             rest[nrest++] = argv[i];
     }
-    const cli_opt opts[] = {{"--sector-size", &size}, {"--registered-proof", &proof},
-                            {"--data", &data},        {"--random", &random},
-                            {"--miner-id", &miner},   {"--sector-number", &sector},
-                            {"--ticket", &ticket},    {"--seed", &seed},
-                            {"--out", &out}};
+    const cli_opt opts[] = {{"--sector-size", &size},  {"--registered-proof", &proof},
+                            {"--data", &data},         {"--random", &random},
+                            {"--miner-id", &miner},    {"--sector-number", &sector},
+                            {"--ticket", &ticket},     {"--seed", &seed},
+                            {"--out", &out},           {"--mem-budget", &budget_s},
+                            {"--parent-cache", &cache}};
     unsigned threads = par_cpu_count();
     int prc = cli_parse(nrest, rest, opts, sizeof opts / sizeof opts[0], &threads, seal_usage);
     free(rest);
@@ -198,11 +309,17 @@ int cmd_seal(int argc, char **argv) {
                 p->shape->size_name);
         return 2;
     }
+    uint64_t budget = 0;
+    if (budget_s && parse_size(&budget, budget_s) != 0) {
+        fprintf(stderr, "cuzk seal: bad --mem-budget \"%s\" (bytes, or N with KiB, MiB, GiB)\n",
+                budget_s);
+        return 2;
+    }
     if (p->shape->sector_size > (512ull << 20)) {
         fprintf(stderr,
-                "cuzk seal: %s sectors are not supported (the sealer keeps everything in memory; "
-                "up to 512MiB)\n",
-                p->shape->size_name);
+                "cuzk seal: %s sectors are not supported (labelling holds two layers, %s each, "
+                "in memory; up to 512MiB)\n",
+                p->shape->size_name, p->shape->size_name);
         return 2;
     }
     fc_seal_params sp = {.proof = p, .threads = threads};
@@ -217,61 +334,45 @@ int cmd_seal(int argc, char **argv) {
         fprintf(stderr, "cuzk seal: cannot create %s: %s\n", out, strerror(errno));
         return 1;
     }
-    size_t raw_len;
-    uint8_t *raw = read_raw(&raw_len, data, random, fc_fr32_unpadded_size(p->shape->sector_size));
-    if (!raw)
-        return 1;
-    uint8_t *padded = fc_seal_pad_sector(raw, raw_len, p->shape->sector_size);
-    free(raw);
-    if (!padded) {
-        fprintf(stderr, "cuzk seal: out of memory\n");
-        return 1;
-    }
     progress_state ps = {time(NULL), NULL, 0};
     sp.progress = on_progress;
     sp.progress_ctx = &ps;
-    fc_sealed s;
-    char err[512];
-    int rc = fc_seal_precommit(&s, &sp, padded, err, sizeof err);
-    free(padded);
+    fc_sealed mem_s;
+    fc_stream_result res;
+    memset(&mem_s, 0, sizeof mem_s);
+    c1_output *c = NULL;
+    int rc = in_memory ? seal_in_memory(&mem_s, &c, &sp, out, data, random)
+                       : seal_streaming(&res, &c, &sp, out, data, random, budget, cache);
+    const fc_sealed *s = in_memory ? &mem_s : &res.s;
     if (rc != 0) {
-        fprintf(stderr, "cuzk seal: %s\n", err);
-        return 1;
-    }
-    on_progress(&ps, "commit phase 1", 0, 0);
-    c1_output *c;
-    if (fc_seal_commit1(&c, &s, err, sizeof err) != 0) {
-        fprintf(stderr, "cuzk seal: %s\n", err);
-        fc_sealed_free(&s);
-        return 1;
+        c1_output_free(c);
+        fc_sealed_free(&mem_s);
+        return rc;
     }
     uint8_t *json;
     size_t jlen;
     c1_error ce;
-    c1_status st = curio ? c1_encode_wrapper(&json, &jlen, c, s.sector_number, &ce)
+    c1_status st = curio ? c1_encode_wrapper(&json, &jlen, c, s->sector_number, &ce)
                          : c1_encode(&json, &jlen, c, &ce);
     c1_output_free(c);
     if (st != C1_OK) {
         fprintf(stderr, "cuzk seal: encoding the C1: %s\n", ce.msg);
-        fc_sealed_free(&s);
+        fc_sealed_free(&mem_s);
         return 1;
     }
     uint8_t paux[64];
-    memcpy(paux, s.comm_c, 32);
-    memcpy(paux + 32, s.comm_r_last, 32);
-    size_t nb = (size_t)s.nodes * 32;
+    memcpy(paux, s->comm_c, 32);
+    memcpy(paux + 32, s->comm_r_last, 32);
     rc = write_file(out, "c1.json", json, jlen) | write_file(out, "p_aux", paux, 64) |
-         write_file(out, "sealed", s.tree_r.row[0], nb) |
-         write_file(out, "unsealed", s.tree_d.row[0], nb) | write_tree_rows(out, &s.tree_r) |
-         write_summary(out, &s);
+         write_summary(out, s);
     free(json);
     char hd[65], hr[65];
-    hex_encode(hd, s.comm_d, 32);
-    hex_encode(hr, s.comm_r, 32);
+    hex_encode(hd, s->comm_d, 32);
+    hex_encode(hr, s->comm_r, 32);
     if (rc == 0)
         printf("sealed %s miner %" PRIu64 " sector %" PRIu64 " into %s: comm_d %s comm_r %s\n",
-               p->name, s.miner_id, s.sector_number, out, hd, hr);
-    fc_sealed_free(&s);
+               p->name, s->miner_id, s->sector_number, out, hd, hr);
+    fc_sealed_free(&mem_s);
     return rc ? 1 : 0;
 }
 

@@ -188,18 +188,16 @@ out:
     return rc;
 }
 
-/* A native proof of leaf i copied into a C1 proof of the same shape. */
-static int copy_proof(c1_merkle *m, const merkle_tree *t, uint64_t i, const char *name, char *err,
+/* A native proof copied into a C1 proof of the same shape. */
+static int copy_proof(c1_merkle *m, const fc_seal_reader *r, char tree, uint64_t i, char *err,
                       size_t cap) {
     merkle_proof p;
-    int rc = merkle_proof_gen(&p, t, i);
-    if (rc != MERKLE_OK)
-        return fail(err, cap, "tree %s proof of %llu: %s", name, (unsigned long long)i,
-                    merkle_strerror(rc));
+    if (r->proof(r->ctx, tree, i, &p, err, cap) != 0)
+        return -1;
     unsigned levels = por_shape_levels(&p.shape);
     if (levels != m->tree->len || por_shape_siblings(&p.shape) != m->tree->hashes) {
         merkle_proof_free(&p);
-        return fail(err, cap, "tree %s: %u path elements, the C1 shape has %u", name, levels,
+        return fail(err, cap, "tree %c: %u path elements, the C1 shape has %u", tree, levels,
                     m->tree->len);
     }
     memcpy(m->nodes[0], p.root, 32);
@@ -211,27 +209,29 @@ static int copy_proof(c1_merkle *m, const merkle_tree *t, uint64_t i, const char
     return 0;
 }
 
-static int fill_column(c1_column *col, const fc_sealed *s, uint32_t node, char *err, size_t cap) {
+static int fill_column(c1_column *col, const fc_sealed *s, const fc_seal_reader *r, uint32_t node,
+                       char *err, size_t cap) {
     col->index = node;
     for (unsigned l = 1; l <= s->layers; l++)
-        memcpy(col->rows[l - 1], fc_sealed_label(s, l, node), 32);
-    return copy_proof(&col->proof, &s->tree_c, node, "C", err, cap);
+        if (r->label(r->ctx, l, node, col->rows[l - 1], err, cap) != 0)
+            return -1;
+    return copy_proof(&col->proof, r, 'C', node, err, cap);
 }
 
 /* One challenge's vanilla proof (prove_layers). */
-static int prove_challenge(c1_challenge *ch, const fc_sealed *s, const fc_graph *g, uint64_t node,
-                           char *err, size_t cap) {
-    if (copy_proof(&ch->comm_d, &s->tree_d, node, "D", err, cap) != 0 ||
-        copy_proof(&ch->comm_r_last, &s->tree_r, node, "R", err, cap) != 0 ||
-        fill_column(&ch->c_x, s, (uint32_t)node, err, cap) != 0)
+static int prove_challenge(c1_challenge *ch, const fc_sealed *s, const fc_seal_reader *r,
+                           const fc_graph *g, uint64_t node, char *err, size_t cap) {
+    if (copy_proof(&ch->comm_d, r, 'D', node, err, cap) != 0 ||
+        copy_proof(&ch->comm_r_last, r, 'R', node, err, cap) != 0 ||
+        fill_column(&ch->c_x, s, r, (uint32_t)node, err, cap) != 0)
         return -1;
     uint32_t par[FC_GRAPH_DEGREE];
     fc_graph_parents(g, (uint32_t)node, par);
     for (unsigned k = 0; k < C1_DRG_PARENTS; k++)
-        if (fill_column(&ch->drg[k], s, par[k], err, cap) != 0)
+        if (fill_column(&ch->drg[k], s, r, par[k], err, cap) != 0)
             return -1;
     for (unsigned k = 0; k < C1_EXP_PARENTS; k++)
-        if (fill_column(&ch->exp[k], s, par[C1_DRG_PARENTS + k], err, cap) != 0)
+        if (fill_column(&ch->exp[k], s, r, par[C1_DRG_PARENTS + k], err, cap) != 0)
             return -1;
     for (uint32_t l = 1; l <= s->layers; l++) {
         c1_labeling *lp = &ch->labeling[l - 1];
@@ -239,7 +239,8 @@ static int prove_challenge(c1_challenge *ch, const fc_sealed *s, const fc_graph 
         uint8_t from_prev[FC_LABEL_PARENTS];
         fc_label_parent_refs(refs, from_prev, par, l);
         for (unsigned i = 0; i < FC_LABEL_PARENTS; i++)
-            memcpy(lp->parents[i], fc_sealed_label(s, from_prev[i] ? l - 1 : l, refs[i]), 32);
+            if (r->label(r->ctx, from_prev[i] ? l - 1 : l, refs[i], lp->parents[i], err, cap) != 0)
+                return -1;
         lp->layer_index = l;
         lp->node = node;
     }
@@ -250,7 +251,8 @@ static int prove_challenge(c1_challenge *ch, const fc_sealed *s, const fc_graph 
     return 0;
 }
 
-int fc_seal_commit1(c1_output **out, const fc_sealed *s, char *err, size_t cap) {
+int fc_seal_commit1_read(c1_output **out, const fc_sealed *s, const fc_seal_reader *r, char *err,
+                         size_t cap) {
     *out = NULL;
     c1_error ce;
     c1_output *c = c1_output_alloc(s->proof, &ce);
@@ -276,7 +278,7 @@ int fc_seal_commit1(c1_output **out, const fc_sealed *s, char *err, size_t cap) 
             break;
         }
         for (unsigned i = 0; rc == 0 && i < c->challenges; i++)
-            rc = prove_challenge(c1_at(c, k, i), s, &g, chal[i], err, cap);
+            rc = prove_challenge(c1_at(c, k, i), s, r, &g, chal[i], err, cap);
     }
     free(chal);
     fc_graph_free(&g);
@@ -286,4 +288,29 @@ int fc_seal_commit1(c1_output **out, const fc_sealed *s, char *err, size_t cap) 
     }
     *out = c;
     return 0;
+}
+
+/* The reader over an in-memory fc_sealed. */
+static int mem_label(void *ctx, unsigned layer, uint64_t node, uint8_t out[32], char *err,
+                     size_t cap) {
+    const fc_sealed *s = ctx;
+    if (layer < 1 || layer > s->layers || node >= s->nodes)
+        return fail(err, cap, "label (%u, %llu) out of range", layer, (unsigned long long)node);
+    memcpy(out, fc_sealed_label(s, layer, node), 32);
+    return 0;
+}
+
+static int mem_proof(void *ctx, char tree, uint64_t i, merkle_proof *p, char *err, size_t cap) {
+    const fc_sealed *s = ctx;
+    const merkle_tree *t = tree == 'D' ? &s->tree_d : tree == 'C' ? &s->tree_c : &s->tree_r;
+    int rc = merkle_proof_gen(p, t, i);
+    if (rc != MERKLE_OK)
+        return fail(err, cap, "tree %c proof of %llu: %s", tree, (unsigned long long)i,
+                    merkle_strerror(rc));
+    return 0;
+}
+
+int fc_seal_commit1(c1_output **out, const fc_sealed *s, char *err, size_t cap) {
+    fc_seal_reader r = {(void *)s, mem_label, mem_proof};
+    return fc_seal_commit1_read(out, s, &r, err, cap);
 }

@@ -13,8 +13,9 @@
  *   challenges (interactive / synthetic / NI) and their vanilla proofs -> C1.
  *
  * Everything is held in memory (labels: L × sector size; trees: about 1.3 ×
- * sector size each), so this is meant for 2 KiB and 8 MiB sectors; larger
- * ones work in principle but need that much RAM and time. */
+ * sector size each): this is the reference the streaming sealer
+ * (sealer_stream.h, bounded memory, what `cuzk seal` runs) is tested
+ * against byte for byte, meant for 2 KiB and 8 MiB sectors. */
 #ifndef CUZK_FILECOIN_SEALER_H
 #define CUZK_FILECOIN_SEALER_H
 
@@ -22,6 +23,7 @@
 #include <stdint.h>
 
 #include "filecoin/c1.h"
+#include "filecoin/merkle_proof.h"
 #include "filecoin/merkle_tree.h"
 #include "filecoin/proof_types.h"
 
@@ -61,6 +63,22 @@ int fc_seal_precommit(fc_sealed *s, const fc_seal_params *p, const uint8_t *padd
 int fc_seal_commit1(c1_output **out, const fc_sealed *s, char *err, size_t cap);
 
 void fc_sealed_free(fc_sealed *s);
+
+/* Where Commit 1 reads labels and tree proofs: the in-memory fc_sealed above
+ * or the streaming sealer's files (sealer_stream.h).  label: label(layer,
+ * node), layer 1..layers; proof: the proof of leaf i of tree 'D', 'C' or 'R'
+ * (merkle_proof_free).  Each returns 0, or -1 with a message in err. */
+typedef struct {
+    void *ctx;
+    int (*label)(void *ctx, unsigned layer, uint64_t node, uint8_t out[32], char *err, size_t cap);
+    int (*proof)(void *ctx, char tree, uint64_t i, merkle_proof *p, char *err, size_t cap);
+} fc_seal_reader;
+
+/* fc_seal_commit1 over any reader: s gives only the header (proof, nodes,
+ * layers, ticket, seed, comm_d, replica_id, comm_r); its labels and trees
+ * are not touched. */
+int fc_seal_commit1_read(c1_output **out, const fc_sealed *s, const fc_seal_reader *r, char *err,
+                         size_t cap);
 
 /* label(l, v) (l = 1..layers). */
 static inline const uint8_t *fc_sealed_label(const fc_sealed *s, unsigned l, uint64_t v) {

@@ -1,8 +1,10 @@
 /* Fr32 padding and test data: see sealer_data.h. */
 #include "filecoin/sealer_data.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Node j of a 128-byte quad starts at raw bit 254*j: byte 254j/8, shift 254j%8. */
 static const unsigned quad_byte[4] = {0, 31, 63, 95};
@@ -46,8 +48,8 @@ void fc_fr32_unpad(uint8_t *out, const uint8_t *in, size_t quads) {
     }
 }
 
-void fc_seal_random_bytes(uint8_t *out, size_t n, uint64_t seed) {
-    uint64_t s = seed;
+void fc_seal_random_bytes_at(uint8_t *out, size_t n, uint64_t seed, uint64_t offset) {
+    uint64_t s = seed + (offset / 8) * 0x9e3779b97f4a7c15ULL;
     for (size_t i = 0; i < n; i += 8) {
         uint64_t z = (s += 0x9e3779b97f4a7c15ULL);
         z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -56,6 +58,64 @@ void fc_seal_random_bytes(uint8_t *out, size_t n, uint64_t seed) {
         for (size_t k = 0; k < 8 && i + k < n; k++)
             out[i + k] = (uint8_t)(z >> (8 * k));
     }
+}
+
+void fc_seal_random_bytes(uint8_t *out, size_t n, uint64_t seed) {
+    fc_seal_random_bytes_at(out, n, seed, 0);
+}
+
+enum { PAD_QUADS = 8192 }; /* 1 MiB padded a step; 127 * 8192 raw bytes is a multiple of 8 */
+
+int fc_seal_pad_stream(int out_fd, FILE *in, const uint64_t *random_seed, uint64_t sector_size,
+                       char *err, size_t cap) {
+    if (sector_size % 128) {
+        snprintf(err, cap, "sector size %llu is not a multiple of 128",
+                 (unsigned long long)sector_size);
+        return -1;
+    }
+    uint8_t *raw = malloc((size_t)PAD_QUADS * 127), *pad = malloc((size_t)PAD_QUADS * 128);
+    int rc = -1;
+    if (!raw || !pad) {
+        snprintf(err, cap, "out of memory");
+        goto out;
+    }
+    uint64_t quads = sector_size / 128, unpadded = fc_fr32_unpadded_size(sector_size);
+    for (uint64_t q = 0; q < quads; q += PAD_QUADS) {
+        size_t nq = quads - q < PAD_QUADS ? (size_t)(quads - q) : PAD_QUADS;
+        size_t nraw = nq * 127;
+        memset(raw, 0, nraw);
+        if (in) {
+            size_t got = fread(raw, 1, nraw, in);
+            if (got < nraw && ferror(in)) {
+                snprintf(err, cap, "cannot read the data");
+                goto out;
+            }
+        } else if (random_seed) {
+            fc_seal_random_bytes_at(raw, nraw, *random_seed, q * 127);
+        }
+        fc_fr32_pad(pad, raw, nq);
+        const uint8_t *p = pad;
+        size_t left = nq * 128;
+        off_t off = (off_t)(q * 128);
+        while (left) {
+            ssize_t w = pwrite(out_fd, p, left, off);
+            if (w <= 0) {
+                snprintf(err, cap, "cannot write the padded data");
+                goto out;
+            }
+            p += w, left -= (size_t)w, off += w;
+        }
+    }
+    if (in && fgetc(in) != EOF) {
+        snprintf(err, cap, "holds more than the %llu bytes the sector takes",
+                 (unsigned long long)unpadded);
+        goto out;
+    }
+    rc = 0;
+out:
+    free(raw);
+    free(pad);
+    return rc;
 }
 
 uint8_t *fc_seal_pad_sector(const uint8_t *raw, size_t raw_len, uint64_t sector_size) {

@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* Raw bytes a sector of sector_size (a multiple of 128) holds. */
 static inline uint64_t fc_fr32_unpadded_size(uint64_t sector_size) {
@@ -25,6 +26,18 @@ void fc_fr32_unpad(uint8_t *out, const uint8_t *in, size_t quads);
 
 /* Deterministic pseudo-random bytes of a seed (splitmix64 stream; test data). */
 void fc_seal_random_bytes(uint8_t *out, size_t n, uint64_t seed);
+
+/* The same stream from byte `offset` on (a multiple of 8): equal to bytes
+ * [offset, offset + n) of fc_seal_random_bytes(.., seed). */
+void fc_seal_random_bytes_at(uint8_t *out, size_t n, uint64_t seed, uint64_t offset);
+
+/* Writes the padded sector (sector_size bytes, a multiple of 128) to out_fd
+ * from its start, a bounded chunk at a time: the raw bytes are read from `in`
+ * when not NULL (at most the unpadded size; the rest is zero), else are
+ * fc_seal_random_bytes(random_seed) when random_seed is not NULL, else zero.
+ * 0, or -1 with a message (oversize input, I/O). */
+int fc_seal_pad_stream(int out_fd, FILE *in, const uint64_t *random_seed, uint64_t sector_size,
+                       char *err, size_t cap);
 
 /* A padded sector of sector_size bytes from raw (raw_len <= the unpadded size;
  * the rest is zero).  malloc'd; NULL on allocation failure or oversize raw. */
