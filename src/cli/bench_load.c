@@ -16,7 +16,7 @@
 #include <sys/random.h>
 #include <time.h>
 
-#include "util/lanes_svg.h"
+#include "util/svg_timeline.h"
 #include "util/timing.h"
 
 typedef struct {
@@ -289,21 +289,37 @@ void bench_summary(FILE *f, const bench_plan *p, const bench_record *r, size_t n
         }
 }
 
-/* Appends the bars of one request to iv (room for 6) and returns the count. */
-static size_t stage_bars(lanes_svg_interval *iv, const bench_record *r, char *note, size_t cap) {
+/* The stages of a request as the chart draws them (their legend order). */
+enum { ST_RPC, ST_QUEUE, ST_SRS, ST_SYNTH, ST_WAIT, ST_PROVE, ST_FAILED, ST_COUNT };
+static const svg_class STAGES[ST_COUNT] = {
+    {"rpc", NULL},        {"queue", NULL}, {"srs load", NULL},   {"synthesis", NULL},
+    {"wait/other", NULL}, {"prove", NULL}, {"failed", "#d62728"}};
+
+enum { NOTE = 200 };
+
+/* One bar: its tooltip is "stage: note, N ms" (kept in tip, NOTE bytes). */
+static svg_bar bar(double a, double b, unsigned cls, const char *note, char *tip) {
+    snprintf(tip, NOTE, "%s: %.150s, %.0f ms", STAGES[cls].name, note, b - a);
+    return (svg_bar){a, b, cls, tip};
+}
+
+/* Appends the bars of one request to bars (room for 6; tips holds 6 tooltips
+ * of NOTE bytes) and returns the count. */
+static size_t stage_bars(svg_bar *bars, char *tips, const bench_record *r) {
+    char note[NOTE];
     double a = r->start_ms, b = r->end_ms;
     if (!bench_record_ok(r)) {
-        snprintf(note, cap, "%s #%zu: %s", r->spec->name, r->index + 1,
+        snprintf(note, sizeof note, "%s #%zu: %.150s", r->spec->name, r->index + 1,
                  r->code ? r->msg : r->res.error_message);
-        iv[0] = (lanes_svg_interval){a, b, "failed", note};
+        bars[0] = bar(a, b, ST_FAILED, note, tips);
         return 1;
     }
     const client_proof_result *x = &r->res;
-    snprintf(note, cap, "%s #%zu, job %s", r->spec->name, r->index + 1, x->job_id);
+    snprintf(note, sizeof note, "%s #%zu, job %.150s", r->spec->name, r->index + 1, x->job_id);
     double wall = b - a, total = fmin((double)x->total_ms, wall);
     double st[4] = {(double)x->queue_wait_ms, (double)x->srs_load_ms, (double)x->synthesis_ms,
                     (double)x->gpu_compute_ms};
-    static const char *const names[4] = {"queue", "srs load", "synthesis", "prove"};
+    static const unsigned cls[4] = {ST_QUEUE, ST_SRS, ST_SYNTH, ST_PROVE};
     double sum = st[0] + st[1] + st[2] + st[3];
     /* synthesis and prove are summed over partitions; pipelined partitions
      * overlap, so scale the stages into the daemon's total when they exceed it */
@@ -314,15 +330,18 @@ static size_t stage_bars(lanes_svg_interval *iv, const bench_record *r, char *no
     double wait = total - sum * k;
     size_t m = 0;
     double t = b - total;
-    iv[m++] = (lanes_svg_interval){a, t, "rpc", note};
+    bars[m] = bar(a, t, ST_RPC, note, tips + m * NOTE);
+    m++;
     for (int s = 0; s < 4; s++) {
         if (s == 3 && wait > 0.5) {
-            iv[m++] = (lanes_svg_interval){t, t + wait, "wait/other", note};
+            bars[m] = bar(t, t + wait, ST_WAIT, note, tips + m * NOTE);
+            m++;
             t += wait;
         }
         if (st[s] <= 0)
             continue;
-        iv[m++] = (lanes_svg_interval){t, t + st[s] * k, names[s], note};
+        bars[m] = bar(t, t + st[s] * k, cls[s], note, tips + m * NOTE);
+        m++;
         t += st[s] * k;
     }
     return m;
@@ -330,34 +349,32 @@ static size_t stage_bars(lanes_svg_interval *iv, const bench_record *r, char *no
 
 int bench_timeline(const char *path, const char *title, const bench_plan *p, const bench_record *r,
                    size_t n, char err[CUZK_ERROR_LEN]) {
-    enum { NOTE = 160 };
-    lanes_svg_lane *lanes = calloc(p->slots, sizeof *lanes);
-    lanes_svg_interval *iv = calloc(n * 6 + 1, sizeof *iv);
-    char *notes = calloc(n + 1, NOTE);
+    svg_lane *lanes = calloc(p->slots, sizeof *lanes);
+    svg_bar *bars = calloc(n * 6 + 1, sizeof *bars);
+    char *tips = calloc(n * 6 + 1, NOTE);
     char(*names)[32] = calloc(p->slots, sizeof *names);
     int rc = -1;
-    if (!lanes || !iv || !notes || !names) {
+    if (!lanes || !bars || !tips || !names) {
         snprintf(err, CUZK_ERROR_LEN, "out of memory for the timeline");
         goto out;
     }
-    /* records grouped by slot, each lane's bars contiguous in iv */
+    /* records grouped by slot, each lane's bars contiguous */
     size_t m = 0;
     for (unsigned s = 0; s < p->slots; s++) {
         snprintf(names[s], sizeof names[s], "slot %u", s);
         lanes[s].name = names[s];
-        lanes[s].iv = iv + m;
+        lanes[s].bars = bars + m;
         for (size_t i = 0; i < n; i++)
             if (r[i].slot == s && r[i].spec != NULL)
-                m += stage_bars(iv + m, &r[i], notes + i * NOTE, NOTE);
-        lanes[s].n = (size_t)(iv + m - lanes[s].iv);
+                m += stage_bars(bars + m, tips + m * NOTE, &r[i]);
+        lanes[s].n_bars = (size_t)(bars + m - lanes[s].bars);
     }
-    static const char *const legend[] = {"rpc",        "queue", "srs load", "synthesis",
-                                         "wait/other", "prove", "failed",   NULL};
-    rc = lanes_svg_save(path, title, legend, lanes, p->slots, err, CUZK_ERROR_LEN);
+    svg_timeline t = {title, "ms", lanes, p->slots, STAGES, ST_COUNT, 0};
+    rc = svg_timeline_save(path, &t, err, CUZK_ERROR_LEN);
 out:
     free(lanes);
-    free(iv);
-    free(notes);
+    free(bars);
+    free(tips);
     free(names);
     return rc;
 }
