@@ -198,6 +198,19 @@ check "verify post window --partition 1" 0 "$cuzk" verify post --kind window \
     --params-dir "$params"
 noble "window --partition 1" 0 "$w_vk" "$dir/p1.proof" "$dir/w.pub1"
 
+# --rs-seed (TEST ONLY): the same seed gives the same bytes, another seed other
+# bytes; both proofs verify (what tools/gpu-check.sh compares across backends)
+for sd in 0bad 0bad 0bae; do
+    check "prove post window --partition 1 --rs-seed $sd" 0 "$cuzk" prove post --kind window \
+        --vanilla "$dir/w3.bin" --partition 1 --randomness "$rnd" --params-dir "$params" \
+        --rs-seed $sd --out "$dir/rs_$sd.$((n_rs = ${n_rs:-0} + 1))"
+done
+check "--rs-seed: same seed, same proof" 0 cmp "$dir/rs_0bad.1" "$dir/rs_0bad.2"
+check "--rs-seed: another seed, another proof" 1 cmp -s "$dir/rs_0bad.1" "$dir/rs_0bae.3"
+check "verify post: an --rs-seed proof verifies" 0 "$cuzk" verify post --kind window \
+    --vanilla "$dir/w3.bin" --partition 1 --randomness "$rnd" --proof "$dir/rs_0bae.3" \
+    --params-dir "$params"
+
 # WindowPoSt V1 (slot-dependent challenges), same parameters
 check "prove post window V1, 3 sectors" 0 "$cuzk" prove post --registered-proof 5 \
     --vanilla "$dir/v1_1.bin" --vanilla "$dir/v1_2.bin" --vanilla "$dir/v1_3.bin" \

@@ -43,22 +43,6 @@ static void prove_phases(ab_phases *out, const groth16_prove_timing *t) {
     ab_phase(out, "prove", t->total_ms);
 }
 
-static void timing_add(groth16_prove_timing *a, const groth16_prove_timing *b) {
-    a->h_steps.intt_ms += b->h_steps.intt_ms;
-    a->h_steps.coset_ntt_ms += b->h_steps.coset_ntt_ms;
-    a->h_steps.pointwise_ms += b->h_steps.pointwise_ms;
-    a->h_steps.coset_intt_ms += b->h_steps.coset_intt_ms;
-    a->h_ms += b->h_ms;
-    a->scalars_ms += b->scalars_ms;
-    a->msm_l_ms += b->msm_l_ms;
-    a->msm_a_ms += b->msm_a_ms;
-    a->msm_b1_ms += b->msm_b1_ms;
-    a->msm_b2_ms += b->msm_b2_ms;
-    a->msm_h_ms += b->msm_h_ms;
-    a->assemble_ms += b->assemble_ms;
-    a->total_ms += b->total_ms;
-}
-
 /* ---- porep-2k ------------------------------------------------------------------ */
 
 typedef struct {
@@ -143,7 +127,7 @@ static int porep_partition(porep_state *st, unsigned k, double *ph, groth16_prov
     ph[1] += t2 - t1;
     ph[2] += t3 - t2;
     ph[3] += t5 - t4;
-    timing_add(pt, &t);
+    groth16_prove_timing_add(pt, &t);
     rc = 0;
 out:
     r1cs_partition_free(&part);

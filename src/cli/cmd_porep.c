@@ -115,24 +115,6 @@ typedef struct {
     groth16_prove_timing p; /* summed over partitions */
 } porep_timing;
 
-static void timing_add(groth16_prove_timing *a, const groth16_prove_timing *b) {
-    a->h_ms += b->h_ms;
-    a->scalars_ms += b->scalars_ms;
-    a->msm_l_ms += b->msm_l_ms;
-    a->msm_a_ms += b->msm_a_ms;
-    a->msm_b1_ms += b->msm_b1_ms;
-    a->msm_b2_ms += b->msm_b2_ms;
-    a->msm_h_ms += b->msm_h_ms;
-    a->assemble_ms += b->assemble_ms;
-    a->total_ms += b->total_ms;
-    a->dev_h_ms += b->dev_h_ms;
-    a->dev_l_ms += b->dev_l_ms;
-    a->dev_a_ms += b->dev_a_ms;
-    a->dev_b1_ms += b->dev_b1_ms;
-    a->dev_b2_ms += b->dev_b2_ms;
-    a->dev_hm_ms += b->dev_hm_ms;
-}
-
 static void timing_print(const porep_timing *t, unsigned partitions) {
     printf("timing (s), %u partition%s:\n", partitions, partitions == 1 ? "" : "s");
     printf("  decode C1          %8.3f\n", t->decode / 1e3);
@@ -246,7 +228,7 @@ static int prove_partition(groth16_proof *proof, const partition_in *in, unsigne
     t->synth += t3 - t2;
     t->prove += t4 - t3;
     t->verify += t5 - t4;
-    timing_add(&t->p, &pt);
+    groth16_prove_timing_add(&t->p, &pt);
     fprintf(stderr,
             "prove porep: partition %u: %zu rows, proved in %.1f s (%s backend), verified\n", k,
             part.num_constraints, (t4 - t3) / 1e3, a->backend->name);

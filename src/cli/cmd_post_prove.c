@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli/args.h"
+#include "cli/backend_pick.h"
 #include "cli/porep_params.h"
 #include "filecoin/post_challenges.h"
 #include "filecoin/post_partition.h"
@@ -35,7 +36,8 @@ typedef struct {
     uint8_t rnd[32];
     int have_partition;
     uint64_t partition;
-    const char *dir, *out, *proof;
+    const char *dir, *out, *proof, *backend_name, *rs_seed;
+    const groth16_backend *backend;
     unsigned threads;
     post_item *items;
     size_t n_items;
@@ -189,15 +191,17 @@ static int post_cli_parse(post_cli *a, int argc, char **argv, char which, const 
             rest[nrest++] = argv[i];
         }
     }
-    cli_opt opts[8] = {{"--kind", &kind},
-                       {"--registered-proof", &reg},
-                       {"--randomness", &rnd},
-                       {"--partition", &part},
-                       {"--params-dir", &a->dir}};
+    cli_opt opts[10] = {{"--kind", &kind},
+                        {"--registered-proof", &reg},
+                        {"--randomness", &rnd},
+                        {"--partition", &part},
+                        {"--params-dir", &a->dir}};
     size_t n_opts = 5;
     if (which == 'p') {
         opts[n_opts++] = (cli_opt){"--miner-id", &miner};
         opts[n_opts++] = (cli_opt){"--out", &a->out};
+        opts[n_opts++] = (cli_opt){"--backend", &a->backend_name};
+        opts[n_opts++] = (cli_opt){"--rs-seed", &a->rs_seed};
     } else if (which == 'v') {
         opts[n_opts++] = (cli_opt){"--proof", &a->proof};
     }
@@ -213,6 +217,10 @@ static int post_cli_parse(post_cli *a, int argc, char **argv, char which, const 
     }
     uint64_t v;
     if (miner && parse_u64(&v, miner, a->cmd, "--miner-id"))
+        goto out;
+    fr probe_r, probe_s;
+    if (which == 'p' && ((a->rs_seed && cli_rs_from_seed(&probe_r, &probe_s, a->rs_seed, 0)) ||
+                         !(a->backend = cli_pick_backend(a->backend_name))))
         goto out;
     if (part) {
         if (parse_u64(&a->partition, part, a->cmd, "--partition"))
@@ -406,8 +414,11 @@ static int prove_partition(groth16_proof *proof, const post_cli *a, size_t i,
     double t2 = timing_now_ms();
     groth16_error ge = {0};
     groth16_prove_timing pt;
-    if (groth16_prove_cpu(proof, &part, 1, &lp->d, NULL, NULL, a->threads, &pt, &ge) !=
-        GROTH16_OK) {
+    fr r, sv;
+    if (a->rs_seed && cli_rs_from_seed(&r, &sv, a->rs_seed, i))
+        goto out;
+    if (a->backend->prove(proof, &part, 1, &lp->d, a->rs_seed ? &r : NULL, a->rs_seed ? &sv : NULL,
+                          a->threads, &pt, &ge) != GROTH16_OK) {
         fprintf(stderr, "cuzk prove post: partition %llu: %s\n", (unsigned long long)k, ge.msg);
         goto out;
     }
@@ -421,9 +432,9 @@ static int prove_partition(groth16_proof *proof, const post_cli *a, size_t i,
     }
     fprintf(stderr,
             "prove post: partition %llu: %zu sector%s, %zu rows; synthesis %.1f ms, prove "
-            "%.1f ms, verify %.1f ms\n",
+            "%.1f ms (%s backend), verify %.1f ms\n",
             (unsigned long long)k, n, n == 1 ? "" : "s", part.num_constraints, t2 - t1, t3 - t2,
-            timing_now_ms() - t3);
+            a->backend->name, timing_now_ms() - t3);
     rc = 0;
 out:
     r1cs_partition_free(&part);
@@ -448,13 +459,17 @@ int cmd_prove_post(int argc, char **argv) {
     const char *usage =
         "cuzk prove post (--kind winning|window | --registered-proof ID) --vanilla F "
         "[--vanilla F ...] --randomness HEX [--miner-id N] [--partition K] [--params-dir DIR] "
-        "[--out proof.bin] [--threads N]   (DIR default: $FIL_PROOFS_PARAMETER_CACHE)";
+        "[--out proof.bin] [--threads N] [--backend cpu|cuda] [--rs-seed HEX (TEST ONLY: fixed "
+        "r, s)]   (DIR default: $FIL_PROOFS_PARAMETER_CACHE)";
     post_cli a = {.cmd = "prove post", .out = "proof.bin", .threads = par_cpu_count()};
     int rc = post_cli_parse(&a, argc, argv, 'p', usage);
     if (rc) {
         post_cli_free(&a);
         return rc;
     }
+    if (a.rs_seed)
+        fprintf(stderr, "prove post: WARNING: --rs-seed fixes r and s: these proofs are for "
+                        "testing only (whoever knows the seed can strip their zero knowledge)\n");
     rc = 1;
     const size_t P = n_partitions(&a);
     double t0 = timing_now_ms();

@@ -214,6 +214,28 @@ groth16_status groth16_prove_cpu(groth16_proof *proofs, const r1cs_partition *pa
     return GROTH16_OK;
 }
 
+void groth16_prove_timing_add(groth16_prove_timing *a, const groth16_prove_timing *b) {
+    a->h_steps.intt_ms += b->h_steps.intt_ms;
+    a->h_steps.coset_ntt_ms += b->h_steps.coset_ntt_ms;
+    a->h_steps.pointwise_ms += b->h_steps.pointwise_ms;
+    a->h_steps.coset_intt_ms += b->h_steps.coset_intt_ms;
+    a->h_ms += b->h_ms;
+    a->scalars_ms += b->scalars_ms;
+    a->msm_l_ms += b->msm_l_ms;
+    a->msm_a_ms += b->msm_a_ms;
+    a->msm_b1_ms += b->msm_b1_ms;
+    a->msm_b2_ms += b->msm_b2_ms;
+    a->msm_h_ms += b->msm_h_ms;
+    a->assemble_ms += b->assemble_ms;
+    a->total_ms += b->total_ms;
+    a->dev_h_ms += b->dev_h_ms;
+    a->dev_l_ms += b->dev_l_ms;
+    a->dev_a_ms += b->dev_a_ms;
+    a->dev_b1_ms += b->dev_b1_ms;
+    a->dev_b2_ms += b->dev_b2_ms;
+    a->dev_hm_ms += b->dev_hm_ms;
+}
+
 void groth16_prove_timing_print(const groth16_prove_timing *t, size_t index) {
     const h_poly_timing *h = &t->h_steps;
     char steps[160] = ""; /* a backend that times the H step as a whole leaves them 0 */

@@ -36,6 +36,9 @@ groth16_status groth16_prove_cpu(groth16_proof *proofs, const r1cs_partition *pa
                                  unsigned threads, groth16_prove_timing *timing,
                                  groth16_error *err);
 
+/* a += b, stage by stage (sums over partitions). */
+void groth16_prove_timing_add(groth16_prove_timing *a, const groth16_prove_timing *b);
+
 /* Prints one proof's timing on stderr (what CUZK_TIMING=1 shows). */
 void groth16_prove_timing_print(const groth16_prove_timing *t, size_t index);
 

@@ -266,11 +266,31 @@ static ProtobufCBinaryData bin(const uint8_t *p, size_t n) {
     return b;
 }
 
-#define UNPACK_FAIL(what)                                                                        \
-    do {                                                                                         \
-        snprintf(msg, CUZK_ERROR_LEN, "%s: the daemon's reply is not a valid %s", method, what); \
-        return GRPC_STATUS_INTERNAL;                                                             \
-    } while (0)
+/* One unary call with protobuf messages: packs req, calls method and unpacks
+ * the reply as rd into *out (free with protobuf_c_message_free_unpacked).
+ * Returns the status code, with msg set when it is not OK. */
+static int call(grpc_client *c, const char *method, const ProtobufCMessage *req,
+                const ProtobufCMessageDescriptor *rd, uint64_t timeout_ms, ProtobufCMessage **out,
+                char msg[CUZK_ERROR_LEN]) {
+    *out = NULL;
+    size_t len, resp_len;
+    uint8_t *buf = pack(req, &len), *resp;
+    if (buf == NULL) {
+        snprintf(msg, CUZK_ERROR_LEN, "out of memory packing a %zu-byte request", len);
+        return GRPC_STATUS_RESOURCE_EXHAUSTED;
+    }
+    int code = unary(c, method, buf, len, timeout_ms, &resp, &resp_len, msg);
+    if (code != GRPC_STATUS_OK)
+        return code;
+    *out = protobuf_c_message_unpack(rd, NULL, resp_len, resp);
+    free(resp);
+    if (*out == NULL) {
+        snprintf(msg, CUZK_ERROR_LEN, "%s: the daemon's reply is not a valid %s", method,
+                 rd->short_name);
+        return GRPC_STATUS_INTERNAL;
+    }
+    return GRPC_STATUS_OK;
+}
 
 void client_proof_result_free(client_proof_result *r) {
     free(r->proof);
@@ -310,22 +330,12 @@ int grpc_client_prove(grpc_client *c, const client_proof_request *q, uint64_t ti
     s.comm_d_new = bin(q->comm_d_new, q->comm_d_new_len);
     Cuzk__V1__ProveRequest pr = CUZK__V1__PROVE_REQUEST__INIT;
     pr.submit = &s;
-    size_t len;
-    uint8_t *req = pack(&pr.base, &len);
+    Cuzk__V1__ProveResponse *m;
+    int code = call(c, method, &pr.base, &cuzk__v1__prove_response__descriptor, timeout_ms,
+                    (ProtobufCMessage **)&m, msg);
     free(vp);
-    if (req == NULL) {
-        snprintf(msg, CUZK_ERROR_LEN, "out of memory packing a %zu-byte request", len);
-        return GRPC_STATUS_RESOURCE_EXHAUSTED;
-    }
-    uint8_t *resp;
-    size_t resp_len;
-    int code = unary(c, method, req, len, timeout_ms, &resp, &resp_len, msg);
     if (code != GRPC_STATUS_OK)
         return code;
-    Cuzk__V1__ProveResponse *m = cuzk__v1__prove_response__unpack(NULL, resp_len, resp);
-    free(resp);
-    if (m == NULL)
-        UNPACK_FAIL("ProveResponse");
     if (m->result == NULL) {
         cuzk__v1__prove_response__free_unpacked(m, NULL);
         snprintf(msg, CUZK_ERROR_LEN, "%s: the reply has no result", method);
@@ -366,20 +376,11 @@ int grpc_client_get_status(grpc_client *c, uint64_t timeout_ms, client_status *o
     static const char method[] = "/cuzk.v1.ProvingEngine/GetStatus";
     memset(out, 0, sizeof *out);
     Cuzk__V1__GetStatusRequest q = CUZK__V1__GET_STATUS_REQUEST__INIT;
-    size_t len;
-    uint8_t *req = pack(&q.base, &len), *resp;
-    size_t resp_len;
-    if (req == NULL) {
-        snprintf(msg, CUZK_ERROR_LEN, "out of memory");
-        return GRPC_STATUS_RESOURCE_EXHAUSTED;
-    }
-    int code = unary(c, method, req, len, timeout_ms, &resp, &resp_len, msg);
+    Cuzk__V1__GetStatusResponse *m;
+    int code = call(c, method, &q.base, &cuzk__v1__get_status_response__descriptor, timeout_ms,
+                    (ProtobufCMessage **)&m, msg);
     if (code != GRPC_STATUS_OK)
         return code;
-    Cuzk__V1__GetStatusResponse *m = cuzk__v1__get_status_response__unpack(NULL, resp_len, resp);
-    free(resp);
-    if (m == NULL)
-        UNPACK_FAIL("GetStatusResponse");
     out->gpus = calloc(m->n_gpus + 1, sizeof *out->gpus);
     out->srs = calloc(m->n_loaded_srs + 1, sizeof *out->srs);
     out->queues = calloc(m->n_queues + 1, sizeof *out->queues);
@@ -431,20 +432,11 @@ int grpc_client_get_metrics(grpc_client *c, uint64_t timeout_ms, char **text,
     static const char method[] = "/cuzk.v1.ProvingEngine/GetMetrics";
     *text = NULL;
     Cuzk__V1__GetMetricsRequest q = CUZK__V1__GET_METRICS_REQUEST__INIT;
-    size_t len;
-    uint8_t *req = pack(&q.base, &len), *resp;
-    size_t resp_len;
-    if (req == NULL) {
-        snprintf(msg, CUZK_ERROR_LEN, "out of memory");
-        return GRPC_STATUS_RESOURCE_EXHAUSTED;
-    }
-    int code = unary(c, method, req, len, timeout_ms, &resp, &resp_len, msg);
+    Cuzk__V1__GetMetricsResponse *m;
+    int code = call(c, method, &q.base, &cuzk__v1__get_metrics_response__descriptor, timeout_ms,
+                    (ProtobufCMessage **)&m, msg);
     if (code != GRPC_STATUS_OK)
         return code;
-    Cuzk__V1__GetMetricsResponse *m = cuzk__v1__get_metrics_response__unpack(NULL, resp_len, resp);
-    free(resp);
-    if (m == NULL)
-        UNPACK_FAIL("GetMetricsResponse");
     *text = strdup(m->prometheus_text ? m->prometheus_text : "");
     cuzk__v1__get_metrics_response__free_unpacked(m, NULL);
     if (*text == NULL) {
@@ -459,20 +451,11 @@ int grpc_client_preload_srs(grpc_client *c, const char *circuit_id, uint64_t tim
     static const char method[] = "/cuzk.v1.ProvingEngine/PreloadSRS";
     Cuzk__V1__PreloadSrsRequest q = CUZK__V1__PRELOAD_SRS_REQUEST__INIT;
     q.circuit_id = (char *)circuit_id;
-    size_t len;
-    uint8_t *req = pack(&q.base, &len), *resp;
-    size_t resp_len;
-    if (req == NULL) {
-        snprintf(msg, CUZK_ERROR_LEN, "out of memory");
-        return GRPC_STATUS_RESOURCE_EXHAUSTED;
-    }
-    int code = unary(c, method, req, len, timeout_ms, &resp, &resp_len, msg);
+    Cuzk__V1__PreloadSrsResponse *m;
+    int code = call(c, method, &q.base, &cuzk__v1__preload_srs_response__descriptor, timeout_ms,
+                    (ProtobufCMessage **)&m, msg);
     if (code != GRPC_STATUS_OK)
         return code;
-    Cuzk__V1__PreloadSrsResponse *m = cuzk__v1__preload_srs_response__unpack(NULL, resp_len, resp);
-    free(resp);
-    if (m == NULL)
-        UNPACK_FAIL("PreloadSrsResponse");
     *already_loaded = m->already_loaded;
     *load_time_ms = m->load_time_ms;
     cuzk__v1__preload_srs_response__free_unpacked(m, NULL);
@@ -484,20 +467,11 @@ int grpc_client_evict_srs(grpc_client *c, const char *circuit_id, uint64_t timeo
     static const char method[] = "/cuzk.v1.ProvingEngine/EvictSRS";
     Cuzk__V1__EvictSrsRequest q = CUZK__V1__EVICT_SRS_REQUEST__INIT;
     q.circuit_id = (char *)circuit_id;
-    size_t len;
-    uint8_t *req = pack(&q.base, &len), *resp;
-    size_t resp_len;
-    if (req == NULL) {
-        snprintf(msg, CUZK_ERROR_LEN, "out of memory");
-        return GRPC_STATUS_RESOURCE_EXHAUSTED;
-    }
-    int code = unary(c, method, req, len, timeout_ms, &resp, &resp_len, msg);
+    Cuzk__V1__EvictSrsResponse *m;
+    int code = call(c, method, &q.base, &cuzk__v1__evict_srs_response__descriptor, timeout_ms,
+                    (ProtobufCMessage **)&m, msg);
     if (code != GRPC_STATUS_OK)
         return code;
-    Cuzk__V1__EvictSrsResponse *m = cuzk__v1__evict_srs_response__unpack(NULL, resp_len, resp);
-    free(resp);
-    if (m == NULL)
-        UNPACK_FAIL("EvictSrsResponse");
     *was_loaded = m->was_loaded;
     *freed_bytes = m->freed_bytes;
     cuzk__v1__evict_srs_response__free_unpacked(m, NULL);
