@@ -9,6 +9,7 @@
 #include "cli/args.h"
 #include "cli/backend_pick.h"
 #include "cli/porep_params.h"
+#include "cli/prove_checked.h"
 #include "filecoin/c1.h"
 #include "filecoin/porep_inputs.h"
 #include "groth16/prover.h"
@@ -178,65 +179,28 @@ typedef struct {
     unsigned threads;
 } porep_args;
 
+static int synth_porep(r1cs_cs *cs, const void *ctx) {
+    const partition_in *in = ctx;
+    return porep_circuit_synthesize(cs, &in->w.shape, &in->w.w);
+}
+
 /* Proves partition k into *proof with a's backend and verifies it. */
 static int prove_partition(groth16_proof *proof, const partition_in *in, unsigned k,
                            const porep_params_loaded *lp, const groth16_pvk *pvk,
                            const porep_args *a, porep_timing *t) {
-    const porep_public *pub = &in->pub;
-    double t2 = timing_now_ms();
-    int rc = -1;
-    r1cs_cs *cs = r1cs_cs_new(R1CS_PROVE, 0, NULL);
-    r1cs_partition part;
-    memset(&part, 0, sizeof part);
-    if (!cs || porep_circuit_synthesize(cs, &in->w.shape, &in->w.w) || r1cs_finish(cs) ||
-        r1cs_take_partition(cs, &part)) {
-        fprintf(stderr, "cuzk prove porep: partition %u: synthesis failed: %s\n", k,
-                cs ? r1cs_error_message(cs) : "out of memory");
-        goto out;
-    }
-    double t3 = timing_now_ms();
-    /* the inputs synthesis made must be the natively derived ones */
-    int same = part.num_inputs == pub->n_inputs + 1;
-    for (size_t i = 0; same && i < pub->n_inputs; i++)
-        same = fr_equal(&part.input[i + 1], &pub->inputs[i]);
-    if (!same) {
-        fprintf(stderr,
-                "cuzk prove porep: partition %u: the circuit's public inputs differ from "
-                "the derived ones\n",
-                k);
-        goto out;
-    }
-    groth16_error ge = {0};
-    groth16_prove_timing pt;
-    fr r, sv;
-    if (a->rs_seed && cli_rs_from_seed(&r, &sv, a->rs_seed, k))
-        goto out;
-    if (a->backend->prove(proof, &part, 1, &lp->d, a->rs_seed ? &r : NULL, a->rs_seed ? &sv : NULL,
-                          a->threads, &pt, &ge) != GROTH16_OK) {
-        fprintf(stderr, "cuzk prove porep: partition %u: %s\n", k, ge.msg);
-        goto out;
-    }
-    double t4 = timing_now_ms();
-    if (groth16_verify(pvk, proof, pub->inputs, pub->n_inputs, &ge) != GROTH16_OK) {
-        fprintf(stderr,
-                "cuzk prove porep: partition %u: the proof failed verification (%s); no proof "
-                "written\n",
-                k, ge.msg);
-        goto out;
-    }
-    double t5 = timing_now_ms();
-    t->synth += t3 - t2;
-    t->prove += t4 - t3;
-    t->verify += t5 - t4;
-    groth16_prove_timing_add(&t->p, &pt);
+    const cli_prover pr = {a->backend, a->rs_seed, a->threads};
+    cli_prove_stats st;
+    if (cli_prove_checked(proof, "prove porep", k, k, synth_porep, in, in->pub.inputs,
+                          in->pub.n_inputs, &lp->d, pvk, &pr, &st))
+        return -1;
+    t->synth += st.synth_ms;
+    t->prove += st.prove_ms;
+    t->verify += st.verify_ms;
+    groth16_prove_timing_add(&t->p, &st.pt);
     fprintf(stderr,
             "prove porep: partition %u: %zu rows, proved in %.1f s (%s backend), verified\n", k,
-            part.num_constraints, (t4 - t3) / 1e3, a->backend->name);
-    rc = 0;
-out:
-    r1cs_partition_free(&part);
-    r1cs_cs_free(cs);
-    return rc;
+            st.rows, st.prove_ms / 1e3, a->backend->name);
+    return 0;
 }
 
 static int params_for(char *params, char *vk, char *meta, size_t cap, const porep_args *a,

@@ -9,6 +9,7 @@
 
 #include "cli/args.h"
 #include "cli/backend_pick.h"
+#include "cli/prove_checked.h"
 #include "cli/porep_params.h"
 #include "filecoin/post_challenges.h"
 #include "filecoin/post_partition.h"
@@ -382,6 +383,11 @@ static int partition_prepare(post_partition *pp, const post_cli *a, size_t i) {
     return rc;
 }
 
+static int synth_post(r1cs_cs *cs, const void *ctx) {
+    const post_partition *pp = ctx;
+    return post_circuit_synthesize(cs, &pp->shape, &pp->witness);
+}
+
 /* Proves prepared partition i into *proof and verifies it. */
 static int prove_partition(groth16_proof *proof, const post_cli *a, size_t i,
                            const post_partition *pp, const porep_params_loaded *lp,
@@ -389,57 +395,17 @@ static int prove_partition(groth16_proof *proof, const post_cli *a, size_t i,
     uint64_t k;
     size_t first, n;
     partition_at(a, i, &k, &first, &n);
-    r1cs_partition part;
-    memset(&part, 0, sizeof part);
-    int rc = -1;
-    double t1 = timing_now_ms();
-    r1cs_cs *cs = r1cs_cs_new(R1CS_PROVE, 0, NULL);
-    if (!cs || post_circuit_synthesize(cs, &pp->shape, &pp->witness) || r1cs_finish(cs) ||
-        r1cs_take_partition(cs, &part)) {
-        fprintf(stderr, "cuzk prove post: partition %llu: synthesis failed: %s\n",
-                (unsigned long long)k, cs ? r1cs_error_message(cs) : "out of memory");
-        goto out;
-    }
-    /* the inputs synthesis made must be the natively derived ones */
-    int same = part.num_inputs == pp->n_inputs + 1;
-    for (size_t j = 0; same && j < pp->n_inputs; j++)
-        same = fr_equal(&part.input[j + 1], &pp->inputs[j]);
-    if (!same) {
-        fprintf(stderr,
-                "cuzk prove post: partition %llu: the circuit's public inputs differ from the "
-                "derived ones\n",
-                (unsigned long long)k);
-        goto out;
-    }
-    double t2 = timing_now_ms();
-    groth16_error ge = {0};
-    groth16_prove_timing pt;
-    fr r, sv;
-    if (a->rs_seed && cli_rs_from_seed(&r, &sv, a->rs_seed, i))
-        goto out;
-    if (a->backend->prove(proof, &part, 1, &lp->d, a->rs_seed ? &r : NULL, a->rs_seed ? &sv : NULL,
-                          a->threads, &pt, &ge) != GROTH16_OK) {
-        fprintf(stderr, "cuzk prove post: partition %llu: %s\n", (unsigned long long)k, ge.msg);
-        goto out;
-    }
-    double t3 = timing_now_ms();
-    if (groth16_verify(pvk, proof, pp->inputs, pp->n_inputs, &ge) != GROTH16_OK) {
-        fprintf(stderr,
-                "cuzk prove post: partition %llu: the proof failed verification (%s); no proof "
-                "written\n",
-                (unsigned long long)k, ge.msg);
-        goto out;
-    }
+    const cli_prover pr = {a->backend, a->rs_seed, a->threads};
+    cli_prove_stats st;
+    if (cli_prove_checked(proof, "prove post", (unsigned long long)k, i, synth_post, pp, pp->inputs,
+                          pp->n_inputs, &lp->d, pvk, &pr, &st))
+        return -1;
     fprintf(stderr,
             "prove post: partition %llu: %zu sector%s, %zu rows; synthesis %.1f ms, prove "
             "%.1f ms (%s backend), verify %.1f ms\n",
-            (unsigned long long)k, n, n == 1 ? "" : "s", part.num_constraints, t2 - t1, t3 - t2,
-            a->backend->name, timing_now_ms() - t3);
-    rc = 0;
-out:
-    r1cs_partition_free(&part);
-    r1cs_cs_free(cs);
-    return rc;
+            (unsigned long long)k, n, n == 1 ? "" : "s", st.rows, st.synth_ms, st.prove_ms,
+            a->backend->name, st.verify_ms);
+    return 0;
 }
 
 static int write_atomic(const char *path, const uint8_t *b, size_t n) {
