@@ -6,46 +6,26 @@
 #include "cli/bench_args.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "filecoin/c1.h"
 #include "filecoin/proof_types.h"
+#include "util/file_read.h"
 #include "util/slog.h"
 
 /* ---- inputs ------------------------------------------------------------------ */
 
+/* Inputs of at most 1 GiB (a 64 GiB C1 in Curio's wrapper is ~100 MB). */
 static int read_file(const char *flag, const char *path, uint8_t **out, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    struct stat st;
-    if (f == NULL || fstat(fileno(f), &st) != 0) {
-        fprintf(stderr, "cuzk bench: %s %s: %s\n", flag, path, strerror(errno));
-        if (f)
-            fclose(f);
+    char why[256];
+    *out = file_read_all(path, (size_t)1 << 30, len, why, sizeof why);
+    if (*out == NULL) {
+        fprintf(stderr, "cuzk bench: %s %s: %s\n", flag, path, why);
         return 2;
     }
-    if (!S_ISREG(st.st_mode) || st.st_size == 0) {
-        fprintf(stderr, "cuzk bench: %s %s: %s\n", flag, path,
-                S_ISREG(st.st_mode) ? "the file is empty" : "not a regular file");
-        fclose(f);
-        return 2;
-    }
-    *len = (size_t)st.st_size;
-    *out = malloc(*len + 1);
-    if (*out == NULL || fread(*out, 1, *len, f) != *len) {
-        fprintf(stderr, "cuzk bench: %s %s: %s\n", flag, path,
-                *out ? "short read" : "out of memory");
-        free(*out);
-        *out = NULL;
-        fclose(f);
-        return 2;
-    }
-    (*out)[*len] = 0;
-    fclose(f);
     return 0;
 }
 

@@ -9,38 +9,7 @@
 #include "cli/porep_params.h"
 #include "filecoin/sealer.h"
 #include "filecoin/sealer_data.h"
-
-static uint8_t *read_file(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    uint8_t *buf = NULL;
-    size_t cap = 0, n = 0;
-    for (;;) {
-        if (n == cap) {
-            cap = cap ? 2 * cap : 1 << 20;
-            uint8_t *b = realloc(buf, cap);
-            if (!b) {
-                free(buf);
-                fclose(f);
-                return NULL;
-            }
-            buf = b;
-        }
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (got == 0)
-            break;
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        free(buf);
-        return NULL;
-    }
-    *len = n;
-    return buf;
-}
+#include "util/file_read.h"
 
 static int seal_2k(bench_porep_input *out, uint64_t seed, char *err, size_t cap) {
     const fc_seal_proof *p = fc_seal_proof_by_name("StackedDrg2KiBV1_1");
@@ -100,10 +69,11 @@ int bench_porep_input_get(bench_porep_input *out, const char *c1_path, uint64_t 
         rc = seal_2k(out, seed, err, cap);
     } else {
         snprintf(out->origin, sizeof out->origin, "%s", c1_path);
-        out->json = read_file(c1_path, &out->json_len);
+        char why[256];
+        out->json = file_read_all(c1_path, (size_t)1 << 30, &out->json_len, why, sizeof why);
         c1_error ce;
         if (!out->json) {
-            snprintf(err, cap, "cannot read %s", c1_path);
+            snprintf(err, cap, "cannot read %s: %s", c1_path, why);
             rc = -1;
         } else if (c1_decode(&out->c1, out->json, out->json_len, &ce) != C1_OK) {
             snprintf(err, cap, "%s: not a usable C1 output: %s: %s", c1_path,

@@ -15,6 +15,7 @@
 #include "filecoin/post_partition.h"
 #include "groth16/prover.h"
 #include "groth16/verify.h"
+#include "util/file_read.h"
 #include "util/hex.h"
 #include "util/parallel.h"
 #include "util/timing.h"
@@ -66,27 +67,11 @@ static int parse_u64(uint64_t *out, const char *s, const char *cmd, const char *
 }
 
 static uint8_t *read_all(const char *path, size_t *len, const char *cmd) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "cuzk %s: cannot read %s\n", cmd, path);
-        return NULL;
-    }
-    uint8_t *b = malloc(POST_VANILLA_MAX_BYTES + 1);
-    size_t n = b ? fread(b, 1, POST_VANILLA_MAX_BYTES + 1, f) : 0;
-    int bad = ferror(f);
-    fclose(f);
-    if (!b || bad || n == 0 || n > POST_VANILLA_MAX_BYTES) {
-        fprintf(stderr, "cuzk %s: %s: %s\n", cmd, path,
-                !b    ? "out of memory"
-                : bad ? "read error"
-                : n   ? "larger than any PoSt vanilla proof"
-                      : "empty file");
-        free(b);
-        return NULL;
-    }
-    *len = n;
-    uint8_t *fit = realloc(b, n); /* a WindowPoSt may hold thousands of files */
-    return fit ? fit : b;
+    char why[256];
+    uint8_t *b = file_read_all(path, POST_VANILLA_MAX_BYTES, len, why, sizeof why);
+    if (!b)
+        fprintf(stderr, "cuzk %s: cannot read %s: %s\n", cmd, path, why);
+    return b;
 }
 
 /* "N:HEX64" -> a replica. */
