@@ -3,6 +3,7 @@
  *   bench_cuda msm LOGMIN LOGMAX [random|bits90|both] [g1|g2]
  *   bench_cuda ntt LOGMIN LOGMAX
  *   bench_cuda h LOG
+ *   bench_cuda field: Fp and Fr multiply throughput, PTX chains vs portable C
  * BENCH_REPS (default 5) repetitions; CUZK_MSM_WINDOW forces the window.
  * Device times exclude host copies (the data is resident, as sppark's
  * anchor figures); the scalar upload is printed apart. */
@@ -259,10 +260,66 @@ static int bench_h(cuda_ctx *c, unsigned lg) {
     return 0;
 }
 
+/* Multiplies per second for Fp and Fr, the PTX carry chains against the
+ * portable C in the same binary; the two must end with equal values. */
+static int bench_field(cuda_ctx *c) {
+    size_t threads = (size_t)1 << 20;
+    unsigned iters = 256;
+    char *x = malloc(4 * threads * sizeof(fp)), *y = malloc(threads * sizeof(fp));
+    if (!x || !y) {
+        free(x), free(y);
+        return 1;
+    }
+    int rc = 0;
+    for (int which_fr = 0; which_fr < 2 && !rc; which_fr++) {
+        size_t el = which_fr ? sizeof(fr) : sizeof(fp);
+        for (size_t i = 0; i < 5 * threads; i++) {
+            char *dst = i < 4 * threads ? x + i * el : y + (i - 4 * threads) * el;
+            if (which_fr) {
+                fr v = rand_fr();
+                memcpy(dst, &v, el);
+            } else {
+                uint64_t raw[6];
+                for (int k = 0; k < 6; k++)
+                    raw[k] = rnd();
+                raw[5] &= 0x0fffffffffffffffULL; /* < 2^380 < p */
+                fp v;
+                fp_from_raw(&v, raw);
+                memcpy(dst, &v, el);
+            }
+        }
+        float ms_p[9], ms_c[9];
+        unsigned R = reps() < 9 ? reps() : 9;
+        int equal = 1;
+        cuda_error e;
+        for (unsigned r = 0; r < R && !rc; r++) {
+            int eq = 0;
+            if (cuda_field_bench(c, which_fr, threads, iters, x, y, &ms_p[r], &ms_c[r], &eq, &e)) {
+                fprintf(stderr, "bench_cuda: %s\n", e.msg);
+                rc = 1;
+            }
+            equal &= eq;
+        }
+        if (rc)
+            break;
+        double muls = 4.0 * (double)threads * iters;
+        float mp = median(ms_p, R), mc = median(ms_c, R);
+        printf("bench_cuda field %s mul: PTX %.2f ms (%.2f G/s), portable C %.2f ms (%.2f G/s), "
+               "C/PTX %.2fx, results %s; median of %u\n",
+               which_fr ? "Fr" : "Fp", mp, muls / mp / 1e6, mc, muls / mc / 1e6, mc / mp,
+               equal ? "equal" : "DIFFERENT", R);
+        if (!equal)
+            rc = 1;
+    }
+    free(x), free(y);
+    return rc;
+}
+
 int main(int argc, char **argv) {
-    if (argc < 3) {
+    if (argc < 3 && !(argc == 2 && !strcmp(argv[1], "field"))) {
         fprintf(stderr, "usage: bench_cuda msm LOGMIN LOGMAX [random|bits90|both] [g1|g2]\n"
-                        "       bench_cuda ntt LOGMIN LOGMAX\n       bench_cuda h LOG\n");
+                        "       bench_cuda ntt LOGMIN LOGMAX\n       bench_cuda h LOG\n"
+                        "       bench_cuda field\n");
         return 2;
     }
     char msg[256] = "";
@@ -277,13 +334,16 @@ int main(int argc, char **argv) {
         return 1;
     }
     int rc;
-    unsigned lo = (unsigned)atoi(argv[2]), hi = argc > 3 ? (unsigned)atoi(argv[3]) : lo;
+    unsigned lo = argc > 2 ? (unsigned)atoi(argv[2]) : 0;
+    unsigned hi = argc > 3 ? (unsigned)atoi(argv[3]) : lo;
     if (!strcmp(argv[1], "msm"))
         rc = bench_msm(c, lo, hi, argc > 4 ? argv[4] : "both", argc > 5 && !strcmp(argv[5], "g2"));
     else if (!strcmp(argv[1], "ntt"))
         rc = bench_ntt(c, lo, hi);
     else if (!strcmp(argv[1], "h"))
         rc = bench_h(c, lo);
+    else if (!strcmp(argv[1], "field"))
+        rc = bench_field(c);
     else
         rc = 2;
     cuda_ctx_destroy(c);

@@ -162,7 +162,7 @@ static __device__ __forceinline__ void add_entry(xyzz<F> &acc, const affine<F> *
     affine<F> q = ldv(bases + (v & 0x7fffffffu));
     if (v >> 31)
         f_neg(q.y, q.y);
-    x_add_aff(acc, q);
+    xk_add_aff(acc, q);
 }
 
 // Level 0: entries are (key, base reference).  keys == NULL: every key is 0
@@ -250,7 +250,7 @@ __global__ void __launch_bounds__(128)
             x_set_inf(acc);
         }
         xyzz<F> q = ldv(pts + i);
-        x_add(acc, q);
+        xk_add(acc, q);
     }
     if (cur == KEY_NONE)
         return;
@@ -281,8 +281,8 @@ __global__ void __launch_bounds__(128)
     x_set_inf(tot);
     for (int i = (1 << s_log) - 1; i >= 0; i--) {
         xyzz<F> q = ldv(b + i);
-        x_add(run, q);
-        x_add(tot, run);
+        xk_add(run, q);
+        xk_add(tot, run);
     }
     stv(R + id, tot);
     stv(T + id, run);
@@ -291,9 +291,9 @@ __global__ void __launch_bounds__(128)
 template <class F> static __device__ void x_mul_small(xyzz<F> &r, const xyzz<F> &p, uint32_t k) {
     x_set_inf(r);
     for (int bit = 31 - __clz(k | 1); bit >= 0; bit--) {
-        x_dbl(r, r);
+        xk_dbl(r, r);
         if ((k >> bit) & 1)
-            x_add(r, p);
+            xk_add(r, p);
     }
 }
 
@@ -309,10 +309,10 @@ __global__ void k_red2(const xyzz<F> *R, const xyzz<F> *T, unsigned parts, unsig
     for (unsigned j = threadIdx.x; j < parts; j += blockDim.x) {
         size_t id = (size_t)w * parts + j;
         xyzz<F> r = ldv(R + id), t = ldv(T + id);
-        x_add(acc, r);
+        xk_add(acc, r);
         if (j) {
             x_mul_small(q, t, j << s_log);
-            x_add(acc, q);
+            xk_add(acc, q);
         }
     }
     sh[threadIdx.x] = acc;
@@ -320,7 +320,7 @@ __global__ void k_red2(const xyzz<F> *R, const xyzz<F> *T, unsigned parts, unsig
     for (unsigned h = blockDim.x / 2; h; h >>= 1) {
         if (threadIdx.x < h) {
             xyzz<F> a = sh[threadIdx.x];
-            x_add(a, sh[threadIdx.x + h]);
+            xk_add(a, sh[threadIdx.x + h]);
             sh[threadIdx.x] = a;
         }
         __syncthreads();

@@ -87,7 +87,9 @@ template <class F> CZ_HD void x_dbl_aff_body(xyzz<F> &r, const affine<F> &q) {
 template <class F> CZ_HDN void x_dbl(xyzz<F> &r, const xyzz<F> &p) { x_dbl_body(r, p); }
 
 // p += q for affine q (madd-2008-s); q may be infinity (0, 0); complete.
-template <class F> CZ_HDN void x_add_aff(xyzz<F> &p, const affine<F> &q) {
+// The body is inlined where its operands must stay in registers (the G1
+// bucket loop); elsewhere x_add_aff is a call.
+template <class F> CZ_HD void x_add_aff_body(xyzz<F> &p, const affine<F> &q) {
     if (aff_is_inf(q))
         return;
     if (x_is_inf(p)) {
@@ -124,6 +126,8 @@ template <class F> CZ_HDN void x_add_aff(xyzz<F> &p, const affine<F> &q) {
     f_sub(p.y, qq, t);
 }
 
+template <class F> CZ_HDN void x_add_aff(xyzz<F> &p, const affine<F> &q) { x_add_aff_body(p, q); }
+
 // p -= q for affine q.
 template <class F> CZ_HD void x_sub_aff(xyzz<F> &p, const affine<F> &q) {
     affine<F> n;
@@ -133,7 +137,7 @@ template <class F> CZ_HD void x_sub_aff(xyzz<F> &p, const affine<F> &q) {
 }
 
 // p += q (add-2008-s); complete.
-template <class F> CZ_HDN void x_add(xyzz<F> &p, const xyzz<F> &q) {
+template <class F> CZ_HD void x_add_body(xyzz<F> &p, const xyzz<F> &q) {
     if (x_is_inf(q))
         return;
     if (x_is_inf(p)) {
@@ -170,6 +174,32 @@ template <class F> CZ_HDN void x_add(xyzz<F> &p, const xyzz<F> &q) {
     f_mul(qq, qq, r);
     f_mul(t, s1, ppp);
     f_sub(p.y, qq, t);
+}
+
+template <class F> CZ_HDN void x_add(xyzz<F> &p, const xyzz<F> &q) { x_add_body(p, q); }
+
+// The kernels' entry points: G1 (Fp) operations inlined, so their operands
+// stay in registers and no call carries the PTX arithmetic (field.cuh says
+// why); G2 operations are calls over the portable arithmetic, too large to
+// inline.
+template <class F> CZ_HD constexpr bool x_inline() { return sizeof(F) == sizeof(dfp); }
+template <class F> CZ_HD void xk_add(xyzz<F> &p, const xyzz<F> &q) {
+    if constexpr (x_inline<F>())
+        x_add_body(p, q);
+    else
+        x_add(p, q);
+}
+template <class F> CZ_HD void xk_add_aff(xyzz<F> &p, const affine<F> &q) {
+    if constexpr (x_inline<F>())
+        x_add_aff_body(p, q);
+    else
+        x_add_aff(p, q);
+}
+template <class F> CZ_HD void xk_dbl(xyzz<F> &r, const xyzz<F> &p) {
+    if constexpr (x_inline<F>())
+        x_dbl_body(r, p);
+    else
+        x_dbl(r, p);
 }
 
 #endif

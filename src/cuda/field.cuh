@@ -4,12 +4,16 @@
 // and arrays copy between host and device with no conversion.
 //
 // Functions are __host__ __device__ so the same code can be checked on the
-// CPU; the multiply is CIOS over 32-bit limbs with 64-bit partial products
-// (IMAD.WIDE on the GPU).
+// CPU.  On the device, add, sub and the multiply use PTX carry chains
+// (field_ptx.cuh; switch CUZK_PTX_FIELD at build time, default on); the host
+// (and the device with the switch off) runs the portable C: CIOS over 32-bit
+// limbs with 64-bit partial products.
 #ifndef CUZK_CUDA_FIELD_CUH
 #define CUZK_CUDA_FIELD_CUH
 
 #include <stdint.h>
+
+#include "cuda/field_ptx.cuh"
 
 #define CZ_HD __host__ __device__ __forceinline__
 // #pragma unroll means nothing to the host compiler (and -Werror rejects it).
@@ -45,6 +49,7 @@
 // Limb i of the modulus; with unrolled loops these fold to immediates.
 struct fp_params {
     static constexpr int N = 12;
+    static constexpr bool ptx = true;           // PTX carry chains on the device (field_ptx.cuh)
     static constexpr uint32_t n0 = 0xfffcfffdu; // -p^-1 mod 2^32
     static CZ_HD constexpr uint32_t p(int i) {
         constexpr uint32_t m[12] = CZ_FP_P;
@@ -57,6 +62,7 @@ struct fp_params {
 };
 struct fr_params {
     static constexpr int N = 8;
+    static constexpr bool ptx = true;
     static constexpr uint32_t n0 = 0xffffffffu;
     static CZ_HD constexpr uint32_t p(int i) {
         constexpr uint32_t m[8] = CZ_FR_P;
@@ -74,6 +80,15 @@ template <class P> struct field {
 };
 typedef field<fp_params> dfp;
 typedef field<fr_params> dfr;
+
+// Fp with the portable C on the device too, for G2 (Fp2): its point
+// operations are calls (curve.cuh), and with the PTX arithmetic inside those
+// calls sm_90 code wrote through a bad local address (compute-sanitizer:
+// invalid __local__ write in x_add); the portable C there passes every check.
+struct fp_params_c : fp_params {
+    static constexpr bool ptx = false;
+};
+typedef field<fp_params_c> dfpc;
 
 template <class P> CZ_HD void f_zero(field<P> &r) {
     CZ_UNROLL
@@ -121,7 +136,7 @@ template <class P> CZ_HD void f_reduce_once(field<P> &r, const uint32_t *t, uint
         r.v[i] = ge ? d[i] : t[i];
 }
 
-template <class P> CZ_HD void f_add(field<P> &r, const field<P> &a, const field<P> &b) {
+template <class P> CZ_HD void f_add_c(field<P> &r, const field<P> &a, const field<P> &b) {
     uint32_t t[P::N];
     uint64_t c = 0;
     CZ_UNROLL
@@ -133,7 +148,7 @@ template <class P> CZ_HD void f_add(field<P> &r, const field<P> &a, const field<
     f_reduce_once<P>(r, t, (uint32_t)c);
 }
 
-template <class P> CZ_HD void f_sub(field<P> &r, const field<P> &a, const field<P> &b) {
+template <class P> CZ_HD void f_sub_c(field<P> &r, const field<P> &a, const field<P> &b) {
     uint32_t t[P::N];
     uint64_t borrow = 0;
     CZ_UNROLL
@@ -153,17 +168,10 @@ template <class P> CZ_HD void f_sub(field<P> &r, const field<P> &a, const field<
     }
 }
 
-template <class P> CZ_HD void f_neg(field<P> &r, const field<P> &a) {
-    field<P> z;
-    f_zero(z);
-    f_sub(r, z, a);
-}
-
-template <class P> CZ_HD void f_dbl(field<P> &r, const field<P> &a) { f_add(r, a, a); }
-
-// CIOS Montgomery multiply: r = a b / 2^(32N) mod p.  p < 2^(32N) / 4 for
-// both fields, so the running value stays below 2p and one subtraction ends it.
-template <class P> CZ_HD void f_mul(field<P> &r, const field<P> &a, const field<P> &b) {
+// CIOS Montgomery multiply: r = a b / 2^(32N) mod p.  The running value stays
+// below 2p < 2^(32N) (p < 2^(32N) / 2 for both fields), so one subtraction
+// ends it.
+template <class P> CZ_HD void f_mul_c(field<P> &r, const field<P> &a, const field<P> &b) {
     constexpr int N = P::N;
     uint32_t t[N + 2];
     CZ_UNROLL
@@ -198,6 +206,40 @@ template <class P> CZ_HD void f_mul(field<P> &r, const field<P> &a, const field<
     f_reduce_once<P>(r, t, t[N]);
 }
 
+// The dispatch: PTX carry chains on the device, the portable C elsewhere.
+template <class P> CZ_HD void f_add(field<P> &r, const field<P> &a, const field<P> &b) {
+#if CZ_PTX
+    if constexpr (P::ptx)
+        ptx_add<P>(r.v, a.v, b.v);
+    else
+#endif
+        f_add_c(r, a, b);
+}
+template <class P> CZ_HD void f_sub(field<P> &r, const field<P> &a, const field<P> &b) {
+#if CZ_PTX
+    if constexpr (P::ptx)
+        ptx_sub<P>(r.v, a.v, b.v);
+    else
+#endif
+        f_sub_c(r, a, b);
+}
+template <class P> CZ_HD void f_mul(field<P> &r, const field<P> &a, const field<P> &b) {
+#if CZ_PTX
+    if constexpr (P::ptx)
+        ptx_mul<P>(r.v, a.v, b.v);
+    else
+#endif
+        f_mul_c(r, a, b);
+}
+
+template <class P> CZ_HD void f_neg(field<P> &r, const field<P> &a) {
+    field<P> z;
+    f_zero(z);
+    f_sub(r, z, a);
+}
+
+template <class P> CZ_HD void f_dbl(field<P> &r, const field<P> &a) { f_add(r, a, a); }
+
 template <class P> CZ_HD void f_sqr(field<P> &r, const field<P> &a) { f_mul(r, a, a); }
 
 // Montgomery -> canonical limbs (multiply by plain 1).
@@ -226,7 +268,7 @@ template <class P> CZ_HD bool f_is_canonical(const field<P> &a) {
 
 // Fp2 = Fp[u]/(u^2 + 1), the CPU's fp2 layout (c0 then c1).
 struct dfp2 {
-    dfp c0, c1;
+    dfpc c0, c1;
 };
 
 CZ_HD void f_zero(dfp2 &r) {
@@ -253,7 +295,7 @@ CZ_HD void f_neg(dfp2 &r, const dfp2 &a) {
 CZ_HD void f_dbl(dfp2 &r, const dfp2 &a) { f_add(r, a, a); }
 // Karatsuba: 3 Fp multiplies.
 CZ_HDN2 void f_mul(dfp2 &r, const dfp2 &a, const dfp2 &b) {
-    dfp t0, t1, s0, s1;
+    dfpc t0, t1, s0, s1;
     f_mul(t0, a.c0, b.c0);
     f_mul(t1, a.c1, b.c1);
     f_add(s0, a.c0, a.c1);
@@ -265,7 +307,7 @@ CZ_HDN2 void f_mul(dfp2 &r, const dfp2 &a, const dfp2 &b) {
 }
 // (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u
 CZ_HDN2 void f_sqr(dfp2 &r, const dfp2 &a) {
-    dfp s, d, m;
+    dfpc s, d, m;
     f_add(s, a.c0, a.c1);
     f_sub(d, a.c0, a.c1);
     f_mul(m, a.c0, a.c1);

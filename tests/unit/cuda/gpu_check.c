@@ -137,6 +137,20 @@ static void check_field(cuda_ctx *c) {
     fp_set_one(&b[1]);
     fp_neg(&a[1], &b[1]);
     fr_set_zero(&y[0]);
+    /* the largest reduced limb patterns (raw p - 1, p - 2) and raw 1: every
+       carry of the PTX chains taken */
+    fp raw1 = {{1}}, raw2 = {{2}};
+    fr rr1 = {{1}}, rr2 = {{2}};
+    fp_neg(&a[2], &raw1);
+    fp_neg(&b[2], &raw1);
+    fp_neg(&a[3], &raw2);
+    b[3] = raw1;
+    fr_neg(&x[2], &rr1);
+    fr_neg(&y[2], &rr1);
+    fr_neg(&x[3], &rr2);
+    y[3] = rr1;
+    fr_neg(&x[4], &rr1);
+    y[4] = x[3];
     cuda_error e;
     CHECK(cuda_field_mul_check(c, a, b, o, x, y, r, n, &e) == CUDA_OK);
     int bad = 0;
