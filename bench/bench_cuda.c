@@ -1,6 +1,8 @@
 /* GPU benchmarks (CUDA events, medians): G1/G2 MSM with resident bases
  * (random and 90%-bit scalars), NTT forward/inverse, the H step.
- *   bench_cuda msm LOGMIN LOGMAX [random|bits90|both] [g1|g2]
+ *   bench_cuda msm LOGMIN LOGMAX [random|bits90|bits100|both|all] [g1|g2]
+ *     bits90: 45% 0, 45% 1, 10% random; bits100: 50% 0, 50% 1; both = random
+ *     and bits90; all = the three
  *   bench_cuda ntt LOGMIN LOGMAX
  *   bench_cuda h LOG
  *   bench_cuda field: Fp and Fr multiply throughput, PTX chains vs portable C
@@ -114,18 +116,27 @@ static void *make_points(size_t n, int g2) {
     return out;
 }
 
-static void make_scalars(uint8_t *sc, size_t n, int bits90) {
+enum { K_RANDOM, K_BITS90, K_BITS100, K_COUNT };
+static const char *const kind_names[K_COUNT] = {"random", "bits90", "bits100"};
+
+static void make_scalars(uint8_t *sc, size_t n, int kind) {
     for (size_t i = 0; i < n; i++) {
         fr x = rand_fr();
-        if (bits90) {
-            unsigned p = (unsigned)(rnd() % 100);
-            if (p < 45)
-                fr_set_zero(&x);
-            else if (p < 90)
-                fr_set_one(&x);
-        }
+        unsigned p = (unsigned)(rnd() % 100);
+        if (kind == K_BITS100)
+            p = p < 50 ? 0 : 50;
+        if (kind != K_RANDOM && p < 45)
+            fr_set_zero(&x);
+        else if (kind != K_RANDOM && p < 90)
+            fr_set_one(&x);
         fr_to_bytes_le(sc + 32 * i, &x);
     }
+}
+
+static int kind_wanted(const char *which, int kind) {
+    if (!strcmp(which, "all") || !strcmp(which, kind_names[kind]))
+        return 1;
+    return !strcmp(which, "both") && kind != K_BITS100;
 }
 
 static int bench_msm(cuda_ctx *c, unsigned lo, unsigned hi, const char *which, int g2) {
@@ -151,12 +162,12 @@ static int bench_msm(cuda_ctx *c, unsigned lo, unsigned hi, const char *which, i
     cuda_msm_config cfg = cuda_msm_config_default();
     cfg.window_bits = env ? (unsigned)atoi(env) : 0;
     unsigned R = reps();
-    for (int bits = 0; bits < 2; bits++) {
-        if ((bits && !strcmp(which, "random")) || (!bits && !strcmp(which, "bits90")))
+    for (int kind = 0; kind < K_COUNT; kind++) {
+        if (!kind_wanted(which, kind))
             continue;
         for (unsigned lg = lo; lg <= hi; lg += 2) {
             size_t n = (size_t)1 << lg;
-            make_scalars(sc, n, bits);
+            make_scalars(sc, n, kind);
             float tot[64], cls[64], srt[64], bk[64], red[64], cp[64];
             cuda_msm_stats st;
             for (unsigned r = 0; r <= R && r < 64; r++) { /* r = 0 warms up */
@@ -180,7 +191,7 @@ static int bench_msm(cuda_ctx *c, unsigned lo, unsigned hi, const char *which, i
             printf("bench_cuda msm %s 2^%u %s: %.2f ms resident (classify %.2f, digits+sort %.2f, "
                    "buckets %.2f, reduce %.2f; c=%u, %zu other) + scalar upload %.2f ms; "
                    "median of %u\n",
-                   g2 ? "g2" : "g1", lg, bits ? "bits90" : "random", median(tot, R), median(cls, R),
+                   g2 ? "g2" : "g1", lg, kind_names[kind], median(tot, R), median(cls, R),
                    median(srt, R), median(bk, R), median(red, R), st.window_bits, st.n_other,
                    median(cp, R), R);
             fflush(stdout);
@@ -317,7 +328,8 @@ static int bench_field(cuda_ctx *c) {
 
 int main(int argc, char **argv) {
     if (argc < 3 && !(argc == 2 && !strcmp(argv[1], "field"))) {
-        fprintf(stderr, "usage: bench_cuda msm LOGMIN LOGMAX [random|bits90|both] [g1|g2]\n"
+        fprintf(stderr, "usage: bench_cuda msm LOGMIN LOGMAX [random|bits90|bits100|both|all] "
+                        "[g1|g2]\n"
                         "       bench_cuda ntt LOGMIN LOGMAX\n       bench_cuda h LOG\n"
                         "       bench_cuda field\n");
         return 2;

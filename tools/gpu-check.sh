@@ -77,6 +77,14 @@ if [ "${1:-}" = porep ]; then
     timeout 120 $c bench ab --workload porep-2k --c1 $d/s/c1.json --params-dir $d/p \
         --backend cuda --a gpu_b2_overlap=1 --b gpu_g2=1 --runs 4 2>&1 | tee $out/ab_b2.txt |
         tail -22
+    # the uploads: overlapped with the H step or first; staged or pinned in
+    # place; the H step's last permutation fused or its own pass
+    for ab in "gpu_upload_overlap=1 gpu_upload_overlap=0" "gpu_host_register=0 gpu_host_register=1" \
+        "gpu_h_brev=1 gpu_h_brev=0"; do
+        set -- $ab
+        timeout 100 $c bench ab --workload porep-2k --c1 $d/s/c1.json --params-dir $d/p \
+            --backend cuda --a "$1" --b "$2" --runs 4 2>&1 | tee -a $out/ab_upload.txt | tail -16
+    done
     { [ -x build-gpu/cuzk_gpu_check ] ||
         cmake --build build-gpu -j"$(nproc)" --target cuzk_gpu_check >>"$out/build.txt" 2>&1; } &&
         timeout 120 build-gpu/cuzk_gpu_check 12 12 >$out/gpu_check_small.txt 2>&1
@@ -102,7 +110,7 @@ if [ "${1:-}" = cuda ]; then
     fi
     [ -n "${CUZK_GPU_BENCH:-}" ] || exit 0
     timeout 60 build-gpu/bench_cuda field 2>&1 | tee "$out/bench_field.txt"
-    timeout 200 build-gpu/bench_cuda msm 20 26 both 2>&1 | tee "$out/bench_msm.txt"
+    timeout 240 build-gpu/bench_cuda msm 20 26 all 2>&1 | tee "$out/bench_msm.txt"
     timeout 120 build-gpu/bench_cuda ntt 20 27 2>&1 | tee "$out/bench_ntt.txt"
     timeout 60 build-gpu/bench_cuda h 27 2>&1 | tee "$out/bench_h.txt"
     timeout 60 build-gpu/bench_cuda msm 20 22 random g2 2>&1 | tee "$out/bench_msm_g2.txt"

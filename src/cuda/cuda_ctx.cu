@@ -3,6 +3,7 @@
 #include <new>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cuda/cuda_internal.cuh"
 
@@ -12,7 +13,7 @@ extern "C" {
 #include "field/fp2.h"
 }
 
-#define PINNED_CHUNK ((size_t)64 << 20) // staging copies go in 64 MiB pieces
+#define PINNED_CHUNK ((size_t)64 << 20) // downloads go in 64 MiB pieces
 
 extern "C" const char *cuda_status_str(cuda_status s) {
     switch (s) {
@@ -91,34 +92,94 @@ cuda_status cz_pinned(cuda_ctx *c, size_t bytes, cuda_error *err) {
     return CUDA_OK;
 }
 
-// Two halves of the pinned buffer alternate, so the memcpy into one overlaps
-// the DMA out of the other.
+// ---- uploads: the pinned pool and the copy stream ----------------------------
+
+static cuda_status stage_pool(cuda_ctx *c, cuda_error *err) {
+    for (int i = 0; i < CZ_STAGES; i++) {
+        if (c->stage[i])
+            continue;
+        cudaError_t e = cudaHostAlloc(&c->stage[i], CZ_STAGE_BYTES, cudaHostAllocDefault);
+        if (e != cudaSuccess) {
+            c->stage[i] = nullptr;
+            cudaGetLastError();
+            return cz_fail(err, CUDA_ERR_NO_MEMORY,
+                           "cudaHostAlloc of the pinned pool (%d x %zu MiB) failed: %s", CZ_STAGES,
+                           CZ_STAGE_BYTES >> 20, cudaGetErrorString(e));
+        }
+    }
+    return CUDA_OK;
+}
+
+cuda_status cz_copy_fence(cuda_ctx *c, cuda_error *err) {
+    CZ_TRY(cudaEventRecord(c->fence, c->stream));
+    CZ_TRY(cudaStreamWaitEvent(c->copy, c->fence, 0));
+    return CUDA_OK;
+}
+
+// Pins the whole pages under [src, src + bytes); false when the driver
+// refuses (a page already pinned by a neighbouring range, say).
+static bool register_range(cuda_ctx *c, const void *src, size_t bytes) {
+    if (c->n_registered >= CZ_MAX_REGISTERED)
+        return false;
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t lo = (uintptr_t)src & ~(page - 1);
+    uintptr_t hi = ((uintptr_t)src + bytes + page - 1) & ~(page - 1);
+    if (cudaHostRegister((void *)lo, hi - lo, cudaHostRegisterDefault) != cudaSuccess) {
+        cudaGetLastError();
+        return false;
+    }
+    c->registered[c->n_registered++] = (void *)lo;
+    return true;
+}
+
+cuda_status cz_upload_async(cuda_ctx *c, void *dst, const void *src, size_t bytes, int in_place,
+                            cudaEvent_t done, cuda_error *err) {
+    if (bytes && in_place && register_range(c, src, bytes)) {
+        CZ_TRY(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, c->copy));
+    } else if (bytes) {
+        cuda_status s = stage_pool(c, err);
+        if (s)
+            return s;
+        const char *in = (const char *)src;
+        char *out = (char *)dst;
+        for (size_t off = 0; off < bytes; off += CZ_STAGE_BYTES) {
+            size_t len = bytes - off < CZ_STAGE_BYTES ? bytes - off : CZ_STAGE_BYTES;
+            unsigned k = c->stage_next++ % CZ_STAGES;
+            CZ_TRY(cudaEventSynchronize(c->stage_done[k])); // its last DMA is done
+            memcpy(c->stage[k], in + off, len);
+            CZ_TRY(cudaMemcpyAsync(out + off, c->stage[k], len, cudaMemcpyHostToDevice, c->copy));
+            CZ_TRY(cudaEventRecord(c->stage_done[k], c->copy));
+        }
+    }
+    if (done)
+        CZ_TRY(cudaEventRecord(done, c->copy));
+    return CUDA_OK;
+}
+
+cuda_status cz_upload_release(cuda_ctx *c, cuda_error *err) {
+    cudaError_t e = cudaStreamSynchronize(c->copy);
+    for (int i = 0; i < c->n_registered; i++)
+        cudaHostUnregister(c->registered[i]);
+    c->n_registered = 0;
+    if (e != cudaSuccess)
+        return cz_cuda_fail(err, e, "copy stream");
+    return CUDA_OK;
+}
+
 cuda_status cz_upload(cuda_ctx *c, void *dst, const void *src, size_t bytes, cuda_error *err) {
     if (bytes == 0)
         return CUDA_OK;
-    cuda_status s = cz_pinned(c, 2 * PINNED_CHUNK, err);
-    if (s)
+    cuda_status s = cz_copy_fence(c, err);
+    if (s || (s = cz_upload_async(c, dst, src, bytes, 0, nullptr, err)))
         return s;
-    const char *in = (const char *)src;
-    char *out = (char *)dst;
-    for (size_t off = 0, k = 0; off < bytes; off += PINNED_CHUNK, k++) {
-        size_t len = bytes - off < PINNED_CHUNK ? bytes - off : PINNED_CHUNK;
-        char *stage = (char *)c->pinned + (k & 1) * PINNED_CHUNK;
-        cudaEvent_t done = c->ev[6 + (k & 1)];
-        if (k >= 2)
-            CZ_TRY(cudaEventSynchronize(done));
-        memcpy(stage, in + off, len);
-        CZ_TRY(cudaMemcpyAsync(out + off, stage, len, cudaMemcpyHostToDevice, c->stream));
-        CZ_TRY(cudaEventRecord(done, c->stream));
-    }
-    CZ_TRY(cudaStreamSynchronize(c->stream));
+    CZ_TRY(cudaStreamSynchronize(c->copy));
     return CUDA_OK;
 }
 
 cuda_status cz_download(cuda_ctx *c, void *dst, const void *src, size_t bytes, cuda_error *err) {
     if (bytes == 0)
         return CUDA_OK;
-    cuda_status s = cz_pinned(c, 2 * PINNED_CHUNK, err);
+    cuda_status s = cz_pinned(c, PINNED_CHUNK, err);
     if (s)
         return s;
     const char *in = (const char *)src;
@@ -160,8 +221,16 @@ extern "C" cuda_status cuda_ctx_create(cuda_ctx **out, int ordinal, cuda_error *
     c->ordinal = ordinal;
     c->sms = prop.multiProcessorCount;
     e = cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking);
+    if (e == cudaSuccess)
+        e = cudaStreamCreateWithFlags(&c->copy, cudaStreamNonBlocking);
     for (int i = 0; i < 8 && e == cudaSuccess; i++)
         e = cudaEventCreate(&c->ev[i]);
+    for (int i = 0; i < CZ_STAGES && e == cudaSuccess; i++)
+        e = cudaEventCreateWithFlags(&c->stage_done[i], cudaEventDisableTiming);
+    for (int i = 0; i < CZ_UPLOAD_EVENTS && e == cudaSuccess; i++)
+        e = cudaEventCreateWithFlags(&c->up[i], cudaEventDisableTiming);
+    if (e == cudaSuccess)
+        e = cudaEventCreateWithFlags(&c->fence, cudaEventDisableTiming);
     if (e != cudaSuccess) {
         delete c;
         return cz_cuda_fail(err, e, "stream/event creation");
@@ -185,10 +254,20 @@ extern "C" void cuda_ctx_destroy(cuda_ctx *c) {
                     &c->nbuf[2]};
     for (dbuf *b : bufs)
         cz_release(*b);
+    cz_upload_release(c, nullptr);
     if (c->pinned)
         cudaFreeHost(c->pinned);
+    for (int i = 0; i < CZ_STAGES; i++) {
+        if (c->stage[i])
+            cudaFreeHost(c->stage[i]);
+        cudaEventDestroy(c->stage_done[i]);
+    }
+    for (int i = 0; i < CZ_UPLOAD_EVENTS; i++)
+        cudaEventDestroy(c->up[i]);
+    cudaEventDestroy(c->fence);
     for (int i = 0; i < 8; i++)
         cudaEventDestroy(c->ev[i]);
+    cudaStreamDestroy(c->copy);
     cudaStreamDestroy(c->stream);
     delete c;
 }

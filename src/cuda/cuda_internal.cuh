@@ -18,12 +18,27 @@ struct dbuf {
 
 struct ntt_tables; // cuda_ntt.cu
 
+#define CZ_STAGES 4                       // pinned staging buffers in the pool
+#define CZ_STAGE_BYTES ((size_t)16 << 20) // each
+#define CZ_UPLOAD_EVENTS 8
+#define CZ_MAX_REGISTERED 8
+
 struct cuda_ctx {
     int ordinal;
     int sms;
-    cudaStream_t stream;
+    cudaStream_t stream; // compute
+    cudaStream_t copy;   // host -> device copies, overlapped with the compute stream
     cudaEvent_t ev[8];
-    // pinned staging for host <-> device copies
+    // The pinned pool: CZ_STAGES buffers of CZ_STAGE_BYTES (cudaHostAlloc'd
+    // once); each copy takes the next one once its previous DMA is done.
+    void *stage[CZ_STAGES];
+    cudaEvent_t stage_done[CZ_STAGES];
+    unsigned stage_next;
+    cudaEvent_t fence, up[CZ_UPLOAD_EVENTS]; // upload k done (on the copy stream)
+    // host ranges pinned in place (cudaHostRegister) until cz_upload_release
+    void *registered[CZ_MAX_REGISTERED];
+    int n_registered;
+    // pinned buffer for device -> host copies
     void *pinned;
     size_t pinned_bytes;
     // NTT tables per log_n (built on first use)
@@ -57,8 +72,22 @@ cuda_status cz_reserve(dbuf &b, size_t bytes, cuda_error *err);
 void cz_release(dbuf &b);
 // Ensures the pinned staging buffer holds `bytes`.
 cuda_status cz_pinned(cuda_ctx *c, size_t bytes, cuda_error *err);
-// Host -> device / device -> host through the pinned buffer (chunked).
+// Host -> device, returning when the bytes are on the device (for inputs the
+// next kernels read): the copy waits for the compute stream's work so far.
 cuda_status cz_upload(cuda_ctx *c, void *dst, const void *src, size_t bytes, cuda_error *err);
+// The copy stream waits for the work queued on the compute stream so far (a
+// device buffer about to be overwritten may still be read by it).
+cuda_status cz_copy_fence(cuda_ctx *c, cuda_error *err);
+// Queues a host -> device copy on the copy stream and records `done` after it;
+// returns once src may change (staged through the pinned pool), or at once
+// when in_place: src is then pinned with cudaHostRegister (released by
+// cz_upload_release) and must stay unchanged until `done`.  A range that
+// cannot be registered is staged.  No fence: see cz_copy_fence.
+cuda_status cz_upload_async(cuda_ctx *c, void *dst, const void *src, size_t bytes, int in_place,
+                            cudaEvent_t done, cuda_error *err);
+// Waits for the copy stream, then unregisters the ranges pinned in place.
+cuda_status cz_upload_release(cuda_ctx *c, cuda_error *err);
+// Device -> host through the pinned buffer (chunked).
 cuda_status cz_download(cuda_ctx *c, void *dst, const void *src, size_t bytes, cuda_error *err);
 
 // ---- internal NTT / H step on device arrays (cuda_ntt.cu) ---------------------
@@ -68,6 +97,12 @@ cuda_status cz_ntt_dev(cuda_ctx *c, dfr *a, unsigned log_n, cuda_ntt_kind kind, 
 // a ends as H's coefficients in natural order; b and cc are clobbered.
 cuda_status cz_h_poly_dev(cuda_ctx *c, dfr *a, dfr *b, dfr *cc, size_t rows, unsigned log_n,
                           cuda_error *err);
+// Its two parts, so each input's transforms can start as soon as that input
+// is on the device: prep takes one input (rows valid) to its evaluations on
+// the coset; finish forms (a b - c) / Z and takes it back to coefficients.
+cuda_status cz_h_prep(cuda_ctx *c, dfr *v, size_t rows, unsigned log_n, cuda_error *err);
+cuda_status cz_h_finish(cuda_ctx *c, dfr *a, const dfr *b, const dfr *cc, unsigned log_n,
+                        cuda_error *err);
 
 // ---- internal MSM over device scalars (cuda_msm.cu) -----------------------------
 // scalars: device array of n fr (Montgomery if mont, else canonical); density

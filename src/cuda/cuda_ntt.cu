@@ -148,16 +148,40 @@ __global__ void k_bitrev(dfr *a, unsigned log_n) {
     }
 }
 
-// a = (a b - c) / Z on the coset.
-__global__ void k_pointwise(dfr *a, const dfr *b, const dfr *c, dfr zinv, uint32_t n) {
-    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
+static __device__ __forceinline__ dfr quotient(const dfr *a, const dfr *b, const dfr *c,
+                                               const dfr &zinv, uint32_t i) {
     dfr x = ld(a + i), y = ld(b + i), z = ld(c + i);
     f_mul(x, x, y);
     f_sub(x, x, z);
     f_mul(x, x, zinv);
-    st(a + i, x);
+    return x;
+}
+
+// a = (a b - c) / Z on the coset.
+__global__ void k_pointwise(dfr *a, const dfr *b, const dfr *c, dfr zinv, uint32_t n) {
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        st(a + i, quotient(a, b, c, zinv, i));
+}
+
+// The same, stored at bit-reversed positions, so the last inverse NTT runs
+// bit-reversed in, natural out and no permutation pass follows.  Thread i
+// does the pair (i, brev i) when i <= brev i (in place, no race).
+__global__ void k_pointwise_brev(dfr *a, const dfr *b, const dfr *c, dfr zinv, unsigned log_n) {
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= (1u << log_n))
+        return;
+    uint32_t j = __brev(i) >> (32 - log_n);
+    if (i > j)
+        return;
+    dfr x = quotient(a, b, c, zinv, i);
+    if (i == j) {
+        st(a + i, x);
+        return;
+    }
+    dfr y = quotient(a, b, c, zinv, j);
+    st(a + j, x);
+    st(a + i, y);
 }
 
 static dfr to_d(const fr &x) {
@@ -422,8 +446,7 @@ cuda_status cz_ntt_dev(cuda_ctx *c, dfr *a, unsigned log_n, cuda_ntt_kind kind, 
     return CUDA_OK;
 }
 
-cuda_status cz_h_poly_dev(cuda_ctx *c, dfr *a, dfr *b, dfr *cc, size_t rows, unsigned log_n,
-                          cuda_error *err) {
+cuda_status cz_h_prep(cuda_ctx *c, dfr *v, size_t rows, unsigned log_n, cuda_error *err) {
     if (log_n < 1 || log_n > CUDA_NTT_MAX_LOG_N)
         return cz_fail(err, CUDA_ERR_ARG, "H domain 2^%u outside [2^1, 2^%d]", log_n,
                        CUDA_NTT_MAX_LOG_N);
@@ -436,24 +459,49 @@ cuda_status cz_h_poly_dev(cuda_ctx *c, dfr *a, dfr *b, dfr *cc, size_t rows, uns
         return s;
     scale_op none;
     memset(&none, 0, sizeof none);
-    dfr *v[3] = {a, b, cc};
-    for (int i = 0; i < 3; i++) {
-        CZ_TRY(cudaMemsetAsync(v[i] + rows, 0, (n - rows) * sizeof(dfr), c->stream));
-        // iNTT to bit-reversed coefficients, times g^j / n (the coset shift)
-        if ((s = transform(c, v[i], log_n, false, true, t, none, scale_table(t, T_GN_HI, T_G_LO, 1),
-                           err)))
-            return s;
-        // evaluations on the coset, natural order
-        if ((s = transform(c, v[i], log_n, true, false, t, none, none, err)))
-            return s;
+    CZ_TRY(cudaMemsetAsync(v + rows, 0, (n - rows) * sizeof(dfr), c->stream));
+    // iNTT to bit-reversed coefficients, times g^j / n (the coset shift)
+    if ((s = transform(c, v, log_n, false, true, t, none, scale_table(t, T_GN_HI, T_G_LO, 1), err)))
+        return s;
+    // evaluations on the coset, natural order
+    return transform(c, v, log_n, true, false, t, none, none, err);
+}
+
+cuda_status cz_h_finish(cuda_ctx *c, dfr *a, const dfr *b, const dfr *cc, unsigned log_n,
+                        cuda_error *err) {
+    if (log_n < 1 || log_n > CUDA_NTT_MAX_LOG_N)
+        return cz_fail(err, CUDA_ERR_ARG, "H domain 2^%u outside [2^1, 2^%d]", log_n,
+                       CUDA_NTT_MAX_LOG_N);
+    ntt_tables *t;
+    cuda_status s = get_tables(c, log_n, &t, err);
+    if (s)
+        return s;
+    scale_op none;
+    memset(&none, 0, sizeof none);
+    size_t n = (size_t)1 << log_n;
+    unsigned blocks = (unsigned)((n + 255) / 256);
+    if (switch_get(SW_GPU_H_BREV)) {
+        k_pointwise_brev<<<blocks, 256, 0, c->stream>>>(a, b, cc, to_d(t->zinv), log_n);
+        CZ_LAUNCHED("k_pointwise_brev");
+        // coset iNTT, bit-reversed in, natural out, times g^-j / n
+        return transform(c, a, log_n, true, true, t, none, scale_table(t, T_GIN_HI, T_GI_LO, 0),
+                         err);
     }
-    k_pointwise<<<(unsigned)((n + 255) / 256), 256, 0, c->stream>>>(a, b, cc, to_d(t->zinv),
-                                                                    (uint32_t)n);
+    k_pointwise<<<blocks, 256, 0, c->stream>>>(a, b, cc, to_d(t->zinv), (uint32_t)n);
     CZ_LAUNCHED("k_pointwise");
     if ((s = transform(c, a, log_n, false, true, t, none, scale_table(t, T_GIN_HI, T_GI_LO, 1),
                        err)))
         return s;
     return bitrev(c, a, log_n, err);
+}
+
+cuda_status cz_h_poly_dev(cuda_ctx *c, dfr *a, dfr *b, dfr *cc, size_t rows, unsigned log_n,
+                          cuda_error *err) {
+    dfr *v[3] = {a, b, cc};
+    cuda_status s = CUDA_OK;
+    for (int i = 0; i < 3 && !s; i++)
+        s = cz_h_prep(c, v[i], rows, log_n, err);
+    return s ? s : cz_h_finish(c, a, b, cc, log_n, err);
 }
 
 extern "C" cuda_status cuda_ntt(cuda_ctx *c, fr *a, unsigned log_n, cuda_ntt_kind kind,

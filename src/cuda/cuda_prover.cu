@@ -174,36 +174,67 @@ groth16_status gpu_part(gpu_sums *o, const r1cs_partition *p, const groth16_para
     cuda_status cs = CUDA_OK;
     cuda_ctx *c = g_ctx;
     double t1 = timing_now_ms();
-    // H on the GPU
+    // Uploads go on the copy stream: a, b, c, then the witness.  With
+    // gpu_upload_overlap each input's transforms start as soon as it lands,
+    // while the next one is staged; otherwise every upload ends first.
+    // gpu_host_register pins the host arrays in place instead of staging them
+    // through the pinned pool.  The guard unpins them on every way out.
+    struct release_guard {
+        cuda_ctx *c;
+        ~release_guard() { cz_upload_release(c, nullptr); }
+    } guard = {c};
+    bool overlap = switch_get(SW_GPU_UPLOAD_OVERLAP) != 0;
+    int in_place = (int)switch_get(SW_GPU_HOST_REGISTER);
+    size_t bytes = m * sizeof(dfr), rb = p->num_constraints * sizeof(dfr);
+    for (int i = 0; i < 3 && k > 0 && !cs; i++)
+        cs = cz_reserve(c->nbuf[i], bytes, &e);
+    if (cs || (cs = cz_reserve(g_in, (n_in + 1) * sizeof(dfr), &e)) ||
+        (cs = cz_reserve(g_aux, (n_aux + 1) * sizeof(dfr), &e)) || (cs = cz_copy_fence(c, &e)))
+        return fail_cuda(err, e);
+    const fr *src[5] = {p->a, p->b, p->c, p->input, p->aux};
+    void *dst[5] = {k > 0 ? c->nbuf[0].p : nullptr, k > 0 ? c->nbuf[1].p : nullptr,
+                    k > 0 ? c->nbuf[2].p : nullptr, g_in.p, g_aux.p};
+    size_t len[5] = {k > 0 ? rb : 0, k > 0 ? rb : 0, k > 0 ? rb : 0, n_in * sizeof(dfr),
+                     n_aux * sizeof(dfr)};
+    int first = k > 0 ? 0 : 3;
+    if (!overlap) {
+        for (int i = first; i < 5 && !cs; i++)
+            cs = cz_upload_async(c, dst[i], src[i], len[i], in_place, c->up[i], &e);
+        if (cs || (cs = cz_upload_release(c, &e)))
+            return fail_cuda(err, e);
+    }
+    double t2 = timing_now_ms();
+    t->scalars_ms = t2 - t1; // every upload when serial; under "H" when overlapped
     dfr *h = nullptr;
     if (k > 0) {
-        size_t bytes = m * sizeof(dfr), rb = p->num_constraints * sizeof(dfr);
-        for (int i = 0; i < 3 && !cs; i++)
-            cs = cz_reserve(c->nbuf[i], bytes, &e);
-        if (cs || (cs = cz_upload(c, c->nbuf[0].p, p->a, rb, &e)) ||
-            (cs = cz_upload(c, c->nbuf[1].p, p->b, rb, &e)) ||
-            (cs = cz_upload(c, c->nbuf[2].p, p->c, rb, &e)))
-            return fail_cuda(err, e);
-        cudaEventRecord(c->ev[0], c->stream);
         h = (dfr *)c->nbuf[0].p;
-        if ((cs = cz_h_poly_dev(c, h, (dfr *)c->nbuf[1].p, (dfr *)c->nbuf[2].p, p->num_constraints,
-                                (unsigned)k, &e)))
+        for (int i = 0; i < 3 && !cs; i++) {
+            if (overlap &&
+                (cs = cz_upload_async(c, dst[i], src[i], len[i], in_place, c->up[i], &e)))
+                break;
+            cudaStreamWaitEvent(c->stream, c->up[i], 0);
+            if (i == 0)
+                cudaEventRecord(c->ev[0], c->stream);
+            cs = cz_h_prep(c, (dfr *)dst[i], p->num_constraints, (unsigned)k, &e);
+        }
+        if (cs ||
+            (cs = cz_h_finish(c, h, (const dfr *)dst[1], (const dfr *)dst[2], (unsigned)k, &e)))
             return fail_cuda(err, e);
         cudaEventRecord(c->ev[1], c->stream);
+    }
+    // the witness, staged while the H step runs
+    for (int i = 3; i < 5 && overlap && !cs; i++)
+        if (!(cs = cz_upload_async(c, dst[i], src[i], len[i], in_place, c->up[i], &e)))
+            cudaStreamWaitEvent(c->stream, c->up[i], 0);
+    if (cs || (cs = cz_upload_release(c, &e)))
+        return fail_cuda(err, e);
+    if (k > 0) {
         cudaEventSynchronize(c->ev[1]);
         cudaEventElapsedTime(&gt->h, c->ev[0], c->ev[1]);
     }
-    double t2 = timing_now_ms();
-    t->h_ms = t2 - t1;
-    // the witness, once
-    if ((cs = cz_reserve(g_in, (n_in + 1) * sizeof(dfr), &e)) ||
-        (cs = cz_reserve(g_aux, (n_aux + 1) * sizeof(dfr), &e)) ||
-        (cs = cz_upload(c, g_in.p, p->input, n_in * sizeof(dfr), &e)) ||
-        (cs = cz_upload(c, g_aux.p, p->aux, n_aux * sizeof(dfr), &e)))
-        return fail_cuda(err, e);
-    const dfr *din = (const dfr *)g_in.p, *daux = (const dfr *)g_aux.p;
     double t3 = timing_now_ms();
-    t->scalars_ms = t3 - t2;
+    t->h_ms = t3 - t2;
+    const dfr *din = (const dfr *)g_in.p, *daux = (const dfr *)g_aux.p;
     g1x &xl = o->xl, &xa = o->xa, &xa2 = o->xa2, &xb = o->xb, &xb2 = o->xb2, &xh = o->xh;
     g2x yb, yb2;
     cuda_msm_stats ms;

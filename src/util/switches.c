@@ -44,6 +44,19 @@ static const switch_info TABLE[SW_COUNT] = {
     [SW_GPU_SRS_SETS] = {"gpu_srs_sets", "CUZK_GPU_SRS_SETS",
                          "CUDA backend: parameter sets kept resident in device memory (LRU)", 4, 1,
                          16, 0, 0},
+    [SW_GPU_UPLOAD_OVERLAP] = {"gpu_upload_overlap", "CUZK_GPU_UPLOAD_OVERLAP",
+                               "CUDA backend: a/b/c and witness uploads on a copy stream, each "
+                               "input's H transforms starting when it lands (off: all uploads "
+                               "first)",
+                               1, 0, 1, 0, 1},
+    [SW_GPU_HOST_REGISTER] = {"gpu_host_register", "CUZK_GPU_HOST_REGISTER",
+                              "CUDA backend: pin a/b/c and the witness in place (cudaHostRegister) "
+                              "and copy directly (off: staged through the pinned pool)",
+                              0, 0, 1, 0, 1},
+    [SW_GPU_H_BREV] = {"gpu_h_brev", "CUZK_GPU_H_BREV",
+                       "CUDA H step: (ab - c)/Z stored bit-reversed so the last inverse NTT needs "
+                       "no permutation pass (off: pointwise, NTT, permutation)",
+                       1, 0, 1, 0, 1},
 };
 
 static _Atomic long values[SW_COUNT];

@@ -226,30 +226,40 @@ static void check_ntt(cuda_ctx *c, unsigned max_log) {
     }
 }
 
+/* The H step against the CPU's, with the last permutation fused into the
+   pointwise pass (gpu_h_brev, the default) and as its own pass. */
 static void check_h(cuda_ctx *c, unsigned lg, size_t rows) {
     size_t n = (size_t)1 << lg;
     fr *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b), *cc = malloc(n * sizeof *cc);
-    fr *ga = malloc(n * sizeof *ga);
+    fr *ga = malloc(n * sizeof *ga), *a0 = malloc(rows * sizeof *a0);
+    fr *b0 = malloc(rows * sizeof *b0), *c0 = malloc(rows * sizeof *c0);
     for (size_t i = 0; i < rows; i++) {
-        a[i] = rand_fr();
-        b[i] = rand_fr();
-        cc[i] = rand_fr();
+        a0[i] = a[i] = rand_fr();
+        b0[i] = b[i] = rand_fr();
+        c0[i] = cc[i] = rand_fr();
     }
-    memcpy(ga, a, rows * sizeof *a);
-    float ms = 0;
-    cuda_error e;
-    cuda_status s = cuda_h_poly(c, ga, b, cc, rows, lg, &ms, &e);
-    if (s)
-        fprintf(stderr, "cuda_h_poly: %s\n", e.msg);
-    CHECK(s == CUDA_OK);
-    ntt_domain d;
+    ntt_domain d; /* the CPU's H step clobbers b and cc: the GPU gets b0, c0 */
     CHECK(ntt_domain_init(&d, lg, g_threads) == NTT_OK);
     CHECK(h_poly_compute(a, b, cc, rows, &d, g_threads, NULL) == NTT_OK);
-    int eq = memcmp(a, ga, (n - 1) * sizeof *a) == 0;
-    CHECK(eq);
-    printf("gpu H step 2^%u (%zu rows): %s (%.3f ms)\n", lg, rows, eq ? "equal" : "MISMATCH", ms);
+    long saved = switch_get(SW_GPU_H_BREV);
+    char serr[128];
+    for (int brev = 1; brev >= 0; brev--) {
+        CHECK(switch_set(SW_GPU_H_BREV, brev, serr, sizeof serr) == 0);
+        memcpy(ga, a0, rows * sizeof *a);
+        float ms = 0;
+        cuda_error e;
+        cuda_status s = cuda_h_poly(c, ga, b0, c0, rows, lg, &ms, &e);
+        if (s)
+            fprintf(stderr, "cuda_h_poly: %s\n", e.msg);
+        CHECK(s == CUDA_OK);
+        int eq = s == CUDA_OK && memcmp(a, ga, (n - 1) * sizeof *a) == 0;
+        CHECK(eq);
+        printf("gpu H step 2^%u (%zu rows, gpu_h_brev=%d): %s (%.3f ms)\n", lg, rows, brev,
+               eq ? "equal" : "MISMATCH", ms);
+    }
+    CHECK(switch_set(SW_GPU_H_BREV, saved, serr, sizeof serr) == 0);
     ntt_domain_destroy(&d);
-    free(a), free(b), free(cc), free(ga);
+    free(a), free(b), free(cc), free(ga), free(a0), free(b0), free(c0);
 }
 
 static void check_msm_g1(cuda_ctx *c, const cuda_bases *gb, const g1_affine *bases, size_t n,
