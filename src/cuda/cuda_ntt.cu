@@ -265,6 +265,16 @@ static cuda_status get_tables(cuda_ctx *c, unsigned log_n, ntt_tables **out, cud
     return CUDA_OK;
 }
 
+// The tables for a domain of 2^log_n, refusing sizes outside [2^1, 2^max]
+// with a message naming `what`.
+static cuda_status tables_for(cuda_ctx *c, unsigned log_n, const char *what, ntt_tables **out,
+                              cuda_error *err) {
+    if (log_n < 1 || log_n > CUDA_NTT_MAX_LOG_N)
+        return cz_fail(err, CUDA_ERR_ARG, "%s 2^%u outside [2^1, 2^%d]", what, log_n,
+                       CUDA_NTT_MAX_LOG_N);
+    return get_tables(c, log_n, out, err);
+}
+
 static small_roots make_small_roots(int inverse) {
     small_roots s;
     for (int m = 0; m < NTT_MAX_S; m++) {
@@ -412,11 +422,8 @@ static cuda_status bitrev(cuda_ctx *c, dfr *a, unsigned log_n, cuda_error *err) 
 
 cuda_status cz_ntt_dev(cuda_ctx *c, dfr *a, unsigned log_n, cuda_ntt_kind kind, ntt_order order,
                        cuda_error *err) {
-    if (log_n < 1 || log_n > CUDA_NTT_MAX_LOG_N)
-        return cz_fail(err, CUDA_ERR_ARG, "NTT size 2^%u outside [2^1, 2^%d]", log_n,
-                       CUDA_NTT_MAX_LOG_N);
     ntt_tables *t;
-    cuda_status s = get_tables(c, log_n, &t, err);
+    cuda_status s = tables_for(c, log_n, "NTT size", &t, err);
     if (s)
         return s;
     scale_op none;
@@ -447,16 +454,13 @@ cuda_status cz_ntt_dev(cuda_ctx *c, dfr *a, unsigned log_n, cuda_ntt_kind kind, 
 }
 
 cuda_status cz_h_prep(cuda_ctx *c, dfr *v, size_t rows, unsigned log_n, cuda_error *err) {
-    if (log_n < 1 || log_n > CUDA_NTT_MAX_LOG_N)
-        return cz_fail(err, CUDA_ERR_ARG, "H domain 2^%u outside [2^1, 2^%d]", log_n,
-                       CUDA_NTT_MAX_LOG_N);
+    ntt_tables *t;
+    cuda_status s = tables_for(c, log_n, "H domain", &t, err);
+    if (s)
+        return s;
     size_t n = (size_t)1 << log_n;
     if (rows > n)
         return cz_fail(err, CUDA_ERR_ARG, "%zu rows exceed the domain 2^%u", rows, log_n);
-    ntt_tables *t;
-    cuda_status s = get_tables(c, log_n, &t, err);
-    if (s)
-        return s;
     scale_op none;
     memset(&none, 0, sizeof none);
     CZ_TRY(cudaMemsetAsync(v + rows, 0, (n - rows) * sizeof(dfr), c->stream));
@@ -469,11 +473,8 @@ cuda_status cz_h_prep(cuda_ctx *c, dfr *v, size_t rows, unsigned log_n, cuda_err
 
 cuda_status cz_h_finish(cuda_ctx *c, dfr *a, const dfr *b, const dfr *cc, unsigned log_n,
                         cuda_error *err) {
-    if (log_n < 1 || log_n > CUDA_NTT_MAX_LOG_N)
-        return cz_fail(err, CUDA_ERR_ARG, "H domain 2^%u outside [2^1, 2^%d]", log_n,
-                       CUDA_NTT_MAX_LOG_N);
     ntt_tables *t;
-    cuda_status s = get_tables(c, log_n, &t, err);
+    cuda_status s = tables_for(c, log_n, "H domain", &t, err);
     if (s)
         return s;
     scale_op none;

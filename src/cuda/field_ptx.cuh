@@ -22,60 +22,31 @@
 #ifdef __CUDA_ARCH__
 #define CZ_D __device__ __forceinline__
 
-CZ_D uint32_t add_cc(uint32_t a, uint32_t b) {
-    uint32_t r;
-    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
-    return r;
-}
-CZ_D uint32_t addc_cc(uint32_t a, uint32_t b) {
-    uint32_t r;
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
-    return r;
-}
-CZ_D uint32_t addc(uint32_t a, uint32_t b) {
-    uint32_t r;
-    asm volatile("addc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
-    return r;
-}
-CZ_D uint32_t sub_cc(uint32_t a, uint32_t b) {
-    uint32_t r;
-    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
-    return r;
-}
-CZ_D uint32_t subc_cc(uint32_t a, uint32_t b) {
-    uint32_t r;
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
-    return r;
-}
-CZ_D uint32_t subc(uint32_t a, uint32_t b) {
-    uint32_t r;
-    asm volatile("subc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
-    return r;
-}
-// lo(a b) + c, carry out
-CZ_D uint32_t mad_lo_cc(uint32_t a, uint32_t b, uint32_t c) {
-    uint32_t r;
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
-    return r;
-}
-// lo(a b) + c + carry, carry out
-CZ_D uint32_t madc_lo_cc(uint32_t a, uint32_t b, uint32_t c) {
-    uint32_t r;
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
-    return r;
-}
-// hi(a b) + c + carry, carry out
-CZ_D uint32_t madc_hi_cc(uint32_t a, uint32_t b, uint32_t c) {
-    uint32_t r;
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
-    return r;
-}
-// hi(a b) + c + carry
-CZ_D uint32_t madc_hi(uint32_t a, uint32_t b, uint32_t c) {
-    uint32_t r;
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
-    return r;
-}
+// One PTX instruction as a function: r = OP a, b (, c).
+#define CZ_ASM2(name, op)                                           \
+    CZ_D uint32_t name(uint32_t a, uint32_t b) {                    \
+        uint32_t r;                                                 \
+        asm volatile(op " %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b)); \
+        return r;                                                   \
+    }
+#define CZ_ASM3(name, op)                                                       \
+    CZ_D uint32_t name(uint32_t a, uint32_t b, uint32_t c) {                    \
+        uint32_t r;                                                             \
+        asm volatile(op " %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c)); \
+        return r;                                                               \
+    }
+CZ_ASM2(add_cc, "add.cc.u32")         // carry out
+CZ_ASM2(addc_cc, "addc.cc.u32")       // carry in and out
+CZ_ASM2(addc, "addc.u32")             // carry in
+CZ_ASM2(sub_cc, "sub.cc.u32")         // borrow out
+CZ_ASM2(subc_cc, "subc.cc.u32")       // borrow in and out
+CZ_ASM2(subc, "subc.u32")             // borrow in
+CZ_ASM3(mad_lo_cc, "mad.lo.cc.u32")   // lo(a b) + c, carry out
+CZ_ASM3(madc_lo_cc, "madc.lo.cc.u32") // lo(a b) + c + carry, carry out
+CZ_ASM3(madc_hi_cc, "madc.hi.cc.u32") // hi(a b) + c + carry, carry out
+CZ_ASM3(madc_hi, "madc.hi.u32")       // hi(a b) + c + carry
+#undef CZ_ASM2
+#undef CZ_ASM3
 
 // r = t - p when t >= p; t < 2p.
 template <class P> CZ_D void ptx_reduce(uint32_t *r, const uint32_t *t) {
