@@ -9,9 +9,8 @@
 
 #include "cuda/field.cuh"
 
-// The point operations are calls, not inlined: each is a dozen field
-// multiplies, so a call costs little, and inlining them into every kernel
-// made the compiler take minutes.
+// Each operation has an inline body and a call (CZ_HDN) wrapping it; the
+// kernels pick one through xk_* at the end of this file (G1 inline, G2 calls).
 #define CZ_HDN __host__ __device__ __noinline__
 
 template <class F> struct affine { F x, y; };
@@ -127,14 +126,6 @@ template <class F> CZ_HD void x_add_aff_body(xyzz<F> &p, const affine<F> &q) {
 }
 
 template <class F> CZ_HDN void x_add_aff(xyzz<F> &p, const affine<F> &q) { x_add_aff_body(p, q); }
-
-// p -= q for affine q.
-template <class F> CZ_HD void x_sub_aff(xyzz<F> &p, const affine<F> &q) {
-    affine<F> n;
-    n.x = q.x;
-    f_neg(n.y, q.y);
-    x_add_aff(p, n);
-}
 
 // p += q (add-2008-s); complete.
 template <class F> CZ_HD void x_add_body(xyzz<F> &p, const xyzz<F> &q) {

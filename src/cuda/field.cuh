@@ -5,9 +5,9 @@
 //
 // Functions are __host__ __device__ so the same code can be checked on the
 // CPU.  On the device, add, sub and the multiply use PTX carry chains
-// (field_ptx.cuh; switch CUZK_PTX_FIELD at build time, default on); the host
-// (and the device with the switch off) runs the portable C: CIOS over 32-bit
-// limbs with 64-bit partial products.
+// (field_ptx.cuh; -DCUZK_NO_PTX_FIELD at build time turns them off) unless
+// the parameter struct says ptx = false; the host runs the portable C: CIOS
+// over 32-bit limbs with 64-bit partial products.
 #ifndef CUZK_CUDA_FIELD_CUH
 #define CUZK_CUDA_FIELD_CUH
 
