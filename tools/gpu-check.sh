@@ -19,9 +19,12 @@ export PATH="$PATH:/usr/local/cuda/bin"
     nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv
     nvcc --version | tail -1
 } >"$out/machine.txt" 2>&1
-# Binaries built here by `tools/gpu-prepare.sh --build` (carried in .device/bin)
-# replace the device build: the same nvcc, sm_90.
+# Binaries built here by `tools/gpu-prepare.sh --build` (carried as
+# .device/carry/bin.tgz) replace the device build: the same nvcc, sm_90.
 prebuilt() {
+    if [ -f .device/carry/bin.tgz ]; then # fresh each call: a warm machine keeps old files
+        rm -rf .device/bin && tar xzf .device/carry/bin.tgz -C .device || return 1
+    fi
     [ -x .device/bin/cuzk ] || return 1
     mkdir -p build-gpu && cp .device/bin/cuzk .device/bin/cuzk_gpu_check .device/bin/bench_cuda build-gpu/ &&
         cp .device/bin/ptxas.txt "$out/build.txt" && echo "using the binaries of .device/bin"

@@ -4,7 +4,8 @@
 #   tools/gpu-prepare.sh --build: also builds cuzk, cuzk_gpu_check and
 #   bench_cuda here for sm_90 (build-dev, no daemon, static jansson and
 #   libcrypto) into .device/bin, so a device call can skip its ~200 s build
-#   (tools/gpu-check.sh uses .device/bin when it is there; same nvcc 13.0).
+#   and packs them into .device/carry/bin.tgz: carry [".device/carry"] to the
+#   device; tools/gpu-check.sh unpacks and uses them (same nvcc 13.0).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 dst="$root/.device/jansson"
@@ -30,5 +31,8 @@ cmake --build "$root/build-dev" -j"$(nproc)" --target cuzk cuzk_gpu_check bench_
 mkdir -p "$root/.device/bin"
 cp "$root"/build-dev/{cuzk,cuzk_gpu_check,bench_cuda} "$root/.device/bin/"
 strip "$root"/.device/bin/{cuzk,cuzk_gpu_check,bench_cuda} # the 64 MiB carry limit
-grep -E "registers|spill" "$root/.device/build.txt" >"$root/.device/bin/ptxas.txt" || true
+grep -E "Compiling entry|registers|spill" "$root/.device/build.txt" >"$root/.device/bin/ptxas.txt" || true
+# carried compressed: the three binaries outgrow the 64 MiB carry limit
+mkdir -p "$root/.device/carry"
+tar czf "$root/.device/carry/bin.tgz" -C "$root/.device" bin
 echo "prepared $root/.device/bin ($(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet || echo +changes))"

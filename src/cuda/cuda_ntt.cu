@@ -1,8 +1,9 @@
 // NTTs over Fr on the GPU, resident in device memory, and the Groth16 H step.
 //
-// A transform is a few passes; each pass does S <= 4 radix-2 stages in
-// registers on 2^S elements per thread (stride st between them), so a 2^27
-// transform reads and writes the array 7 times.  Decimation in frequency
+// A transform is a few passes over memory.  By default each pass does up to
+// 9 stages in a thread block (cuda_ntt_block.cu: three passes at 2^27); with
+// gpu_ntt_block off, each pass does S <= 4 radix-2 stages in registers on
+// 2^S elements per thread (stride st between them), nine passes at 2^27.  Decimation in frequency
 // (natural in, bit-reversed out) runs the stages from the largest half-size
 // down; decimation in time (bit-reversed in, natural out) from 1 up.
 // Twiddle omega_2h^(i mod h) = omega_2h^(i_lo) * omega_(2^(m+1))^j: the first
@@ -14,68 +15,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda/cuda_internal.cuh"
+#include "cuda/ntt_common.cuh"
 
 extern "C" {
 #include "field/constants.h"
 #include "util/switches.h"
 }
 
-#define TLOG 14 // two-level tables: 2^14 entries each, exponents < 2^28
-#define TSIZE (1u << TLOG)
 #define NTT_MAX_S 4
-
-enum { T_W_HI, T_W_LO, T_WI_HI, T_WI_LO, T_G_LO, T_GI_LO, T_G_HI, T_GN_HI, T_GIN_HI, T_COUNT };
-
-struct ntt_tables {
-    dfr *d;   // T_COUNT tables of TSIZE
-    fr n_inv; // 1/n
-    fr zinv;  // 1/(g^n - 1)
-};
 
 struct small_roots {
     dfr w[(1 << NTT_MAX_S) - 1]; // w[2^m - 1 + j] = omega_(2^(m+1))^j, j < 2^m
 };
-
-struct scale_op {
-    int mode; // 0 none, 1 multiply by c, 2 multiply by hi[e >> 14] lo[e & mask]
-    int pre;  // 1: on load (first pass), 0: before store (last pass)
-    int brev; // e = bitrev(position) instead of position
-    const dfr *hi, *lo;
-    dfr c;
-};
-
-static __device__ __forceinline__ dfr ld(const dfr *p) {
-    const uint4 *q = (const uint4 *)p;
-    uint4 a = q[0], b = q[1];
-    dfr r;
-    r.v[0] = a.x, r.v[1] = a.y, r.v[2] = a.z, r.v[3] = a.w;
-    r.v[4] = b.x, r.v[5] = b.y, r.v[6] = b.z, r.v[7] = b.w;
-    return r;
-}
-
-static __device__ __forceinline__ void st(dfr *p, const dfr &r) {
-    uint4 *q = (uint4 *)p;
-    q[0] = make_uint4(r.v[0], r.v[1], r.v[2], r.v[3]);
-    q[1] = make_uint4(r.v[4], r.v[5], r.v[6], r.v[7]);
-}
-
-static __device__ __forceinline__ dfr table_pow(const dfr *hi, const dfr *lo, uint32_t e) {
-    dfr r;
-    f_mul(r, hi[e >> TLOG], lo[e & (TSIZE - 1)]);
-    return r;
-}
-
-static __device__ __forceinline__ void apply_scale(dfr &x, const scale_op &sc, uint32_t pos,
-                                                   unsigned log_n) {
-    if (sc.mode == 1) {
-        f_mul(x, x, sc.c);
-    } else if (sc.mode == 2) {
-        uint32_t e = sc.brev ? (__brev(pos) >> (32 - log_n)) : pos;
-        dfr f = table_pow(sc.hi, sc.lo, e);
-        f_mul(x, x, f);
-    }
-}
 
 template <int S, bool DIT>
 __global__ void __launch_bounds__(128)
@@ -222,7 +173,7 @@ static cuda_status get_tables(cuda_ctx *c, unsigned log_n, ntt_tables **out, cud
         *out = c->ntt[log_n];
         return CUDA_OK;
     }
-    size_t bytes = (size_t)T_COUNT * TSIZE * sizeof(fr);
+    size_t bytes = ((size_t)T_COUNT * TSIZE + 2 * NTT_SMALL) * sizeof(fr);
     fr *h = (fr *)malloc(bytes);
     if (!h)
         return cz_fail(err, CUDA_ERR_NO_MEMORY, "out of host memory for NTT tables");
@@ -239,6 +190,16 @@ static cuda_status get_tables(cuda_ctx *c, unsigned log_n, ntt_tables **out, cud
     fill_pow_table(h + T_G_LO * TSIZE, h + T_G_HI * TSIZE, &g, &one);
     fill_pow_table(NULL, h + T_GN_HI * TSIZE, &g, &ninv);
     fill_pow_table(h + T_GI_LO * TSIZE, h + T_GIN_HI * TSIZE, &gi, &ninv);
+    fr *small = h + (size_t)T_COUNT * TSIZE; // omega_1024^(+-i), i < 512
+    fr w10, w10i;
+    fr_root_of_unity(&w10, NTT_SMALL_LOG);
+    fr_inv(&w10i, &w10);
+    fr_set_one(&small[0]);
+    fr_set_one(&small[NTT_SMALL]);
+    for (unsigned i = 1; i < NTT_SMALL; i++) {
+        fr_mul(&small[i], &small[i - 1], &w10);
+        fr_mul(&small[NTT_SMALL + i], &small[NTT_SMALL + i - 1], &w10i);
+    }
     ntt_tables *t = new (std::nothrow) ntt_tables();
     if (!t) {
         free(h);
@@ -260,6 +221,7 @@ static cuda_status get_tables(cuda_ctx *c, unsigned log_n, ntt_tables **out, cud
         delete t;
         return cz_cuda_fail(err, e, "NTT table upload");
     }
+    t->small = t->d + (size_t)T_COUNT * TSIZE;
     c->ntt[log_n] = t;
     *out = t;
     return CUDA_OK;
@@ -338,6 +300,24 @@ static int ntt_max_stages(void) {
     return x >= 1 && x <= NTT_MAX_S ? (int)x : 3;
 }
 
+// The block-pass plan: ceil(log_n / 9) passes of near-equal stage counts.
+static cuda_status block_transform(cuda_ctx *c, dfr *a, unsigned log_n, bool dit, bool inverse,
+                                   const ntt_tables *t, const scale_op &pre, const scale_op &post,
+                                   cuda_error *err) {
+    unsigned np = (log_n + NTT_BLOCK_MAX_K - 1) / NTT_BLOCK_MAX_K, done = 0;
+    scale_op none;
+    memset(&none, 0, sizeof none);
+    for (unsigned i = 0; i < np; i++) {
+        unsigned k = log_n / np + (i < log_n % np ? 1 : 0);
+        unsigned log_s = dit ? done : log_n - done - k;
+        cz_ntt_block_pass(c, a, log_n, log_s, (int)k, dit, inverse, t, i == 0 ? pre : none,
+                          i == np - 1 ? post : none);
+        CZ_LAUNCHED("k_ntt_block");
+        done += k;
+    }
+    return CUDA_OK;
+}
+
 // One whole transform without permutation: DIF (natural -> bit-reversed) or
 // DIT (bit-reversed -> natural) with root table (hi, lo); `pre` is applied
 // on the first pass's loads, `post` before the last pass's stores.
@@ -345,6 +325,8 @@ static cuda_status transform(cuda_ctx *c, dfr *a, unsigned log_n, bool dit, bool
                              const ntt_tables *t, scale_op pre, scale_op post, cuda_error *err) {
     const dfr *hi = t->d + (inverse ? T_WI_HI : T_W_HI) * TSIZE;
     const dfr *lo = t->d + (inverse ? T_WI_LO : T_W_LO) * TSIZE;
+    if (log_n >= 3 && switch_get(SW_GPU_NTT_BLOCK))
+        return block_transform(c, a, log_n, dit, inverse, t, pre, post, err);
     small_roots sr = make_small_roots(inverse);
     pre.pre = 1;
     post.pre = 0;

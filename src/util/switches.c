@@ -57,6 +57,11 @@ static const switch_info TABLE[SW_COUNT] = {
                        "CUDA H step: (ab - c)/Z stored bit-reversed so the last inverse NTT needs "
                        "no permutation pass (off: pointwise, NTT, permutation)",
                        1, 0, 1, 0, 1},
+    [SW_GPU_NTT_BLOCK] = {"gpu_ntt_block", "CUZK_GPU_NTT_BLOCK",
+                          "CUDA NTT: passes of up to 9 stages in a thread block through shared "
+                          "memory, six-step twiddles (off: passes of gpu_ntt_radix stages in "
+                          "registers)",
+                          1, 0, 1, 0, 1},
 };
 
 static _Atomic long values[SW_COUNT];

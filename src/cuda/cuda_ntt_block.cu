@@ -1,0 +1,192 @@
+// NTT passes of up to 9 radix-2 stages each, done in a thread block: a
+// 2^27 transform is three passes over memory instead of nine.
+//
+// A pass with stride S runs k stages on every sub-transform of M = 2^k
+// elements {g N + c + S p : p < M} (N = S M, column c < S).  64 threads or
+// fewer hold a sub-transform, eight elements each, and do its stages as
+// radix-8 rounds in registers, exchanging through shared memory between
+// rounds.  The twiddles are split the "six-step" way: inside a pass every
+// butterfly uses a root of order <= M (a 512-entry table, no multiply to
+// form it), and the column's share omega_N^(c brev(p)) multiplies each
+// element once, after the stages (DIF) or before them (DIT).  The values
+// between passes are those of the radix-2 transform, so any pass plan gives
+// the same result.
+#include "cuda/ntt_common.cuh"
+
+#define NB_THREADS 128
+#define NB_SLOTS (NB_THREADS * 8)
+#define NB_PAD(s) ((s) + ((s) >> 3)) // spreads the strided exchanges over the banks
+
+// Shared-memory exchange: limb-major, so a warp's accesses to consecutive
+// slots fall in distinct banks.
+struct nb_shared {
+    uint32_t w[8][NB_PAD(NB_SLOTS)];
+};
+
+static __device__ __forceinline__ void sh_put(nb_shared &s, uint32_t slot, const dfr &x) {
+    uint32_t q = NB_PAD(slot);
+    CZ_UNROLL
+    for (int l = 0; l < 8; l++)
+        s.w[l][q] = x.v[l];
+}
+
+static __device__ __forceinline__ dfr sh_get(const nb_shared &s, uint32_t slot) {
+    uint32_t q = NB_PAD(slot);
+    dfr x;
+    CZ_UNROLL
+    for (int l = 0; l < 8; l++)
+        x.v[l] = s.w[l][q];
+    return x;
+}
+
+// Round r of a k-stage pass (DIF order: round 0 has the largest stages) works
+// on sub-blocks of 2^a elements, a = k - 3r; with ls = max(a - 3, 0) a thread
+// tt holds p(j) = (tt >> ls) 2^(ls+3) + (tt mod 2^ls) + j 2^ls, j < 8.
+template <int K> struct nb_round {
+    static constexpr int rounds = (K + 2) / 3;
+    static __device__ __forceinline__ int a(int r) { return K - 3 * r; }
+    static __device__ __forceinline__ int ls(int r) { return K - 3 * r > 3 ? K - 3 * r - 3 : 0; }
+    static __device__ __forceinline__ int nst(int r) { return K - 3 * r < 3 ? K - 3 * r : 3; }
+};
+
+static __device__ __forceinline__ uint32_t nb_pos(uint32_t tt, int ls, int j) {
+    return ((tt >> ls) << (ls + 3)) + (tt & ((1u << ls) - 1)) + ((uint32_t)j << ls);
+}
+
+// The stages of one round on x[8]; w512[i] = omega_1024^i.  The stage of
+// distance d (half-size h = d 2^ls) uses omega_2h^(lo + 2^ls (j mod d)).
+template <bool DIT>
+static __device__ __forceinline__ void nb_stages(dfr (&x)[8], int ls, int nst, uint32_t lo,
+                                                 const dfr *w512) {
+    CZ_UNROLL
+    for (int q = 0; q < nst; q++) {
+        const int ld = DIT ? q : nst - 1 - q;
+        const int d = 1 << ld;
+        CZ_UNROLL
+        for (int j = 0; j < 8; j++) {
+            if (j & d)
+                continue;
+            const bool trivial = ls == 0 && (j & (d - 1)) == 0; // omega^0
+            dfr w;
+            if (!trivial)
+                w = ldg(w512 + (((lo + ((uint32_t)(j & (d - 1)) << ls))) << (9 - ld - ls)));
+            dfr u = x[j], v = x[j + d];
+            if (DIT) {
+                if (!trivial)
+                    f_mul(v, v, w);
+                f_add(x[j], u, v);
+                f_sub(x[j + d], u, v);
+            } else {
+                f_add(x[j], u, v);
+                f_sub(u, u, v);
+                if (!trivial)
+                    f_mul(u, u, w);
+                x[j + d] = u;
+            }
+        }
+    }
+}
+
+// omega_N^(c brev_k(p)) from the two-level table of omega_n (N = 2^(log_s+k)).
+static __device__ __forceinline__ void nb_column_twiddle(dfr &x, uint32_t c, uint32_t p, int k,
+                                                         unsigned log_n, unsigned log_s,
+                                                         const dfr *whi, const dfr *wlo) {
+    uint32_t e = (c * (__brev(p) >> (32 - k))) << (log_n - log_s - k);
+    dfr f = table_pow(whi, wlo, e);
+    f_mul(x, x, f);
+}
+
+template <int K, bool DIT>
+__global__ void __launch_bounds__(NB_THREADS)
+    k_ntt_block(dfr *a, unsigned log_n, unsigned log_s, const dfr *w512, const dfr *whi,
+                const dfr *wlo, scale_op pre, scale_op post) {
+    __shared__ nb_shared sh;
+    typedef nb_round<K> R;
+    const uint32_t gt = blockIdx.x * blockDim.x + threadIdx.x;
+    const uint32_t tt = gt & ((1u << (K - 3)) - 1);
+    const uint32_t sub = gt >> (K - 3);
+    const uint32_t c = sub & ((1u << log_s) - 1);
+    const uint32_t base = ((sub >> log_s) << (log_s + K)) + c;
+    const uint32_t slot0 = (threadIdx.x >> (K - 3)) << K; // this sub-transform in sh
+    dfr x[8];
+
+    // global loads in the first round's positions
+    const int r_first = DIT ? R::rounds - 1 : 0;
+    CZ_UNROLL
+    for (int j = 0; j < 8; j++) {
+        uint32_t p = nb_pos(tt, R::ls(r_first), j);
+        x[j] = ld(a + base + (p << log_s));
+        if (pre.mode)
+            apply_scale(x[j], pre, base + (p << log_s), log_n);
+        if (DIT && c)
+            nb_column_twiddle(x[j], c, p, K, log_n, log_s, whi, wlo);
+    }
+    CZ_UNROLL
+    for (int i = 0; i < R::rounds; i++) {
+        const int r = DIT ? R::rounds - 1 - i : i;
+        if (i) { // positions of round r from those of the previous round
+            const int rp = DIT ? r + 1 : r - 1;
+            __syncthreads(); // the previous exchange's reads are done
+            CZ_UNROLL
+            for (int j = 0; j < 8; j++)
+                sh_put(sh, slot0 + nb_pos(tt, R::ls(rp), j), x[j]);
+            __syncthreads();
+            CZ_UNROLL
+            for (int j = 0; j < 8; j++)
+                x[j] = sh_get(sh, slot0 + nb_pos(tt, R::ls(r), j));
+        }
+        nb_stages<DIT>(x, R::ls(r), R::nst(r), tt & ((1u << R::ls(r)) - 1), w512);
+    }
+    const int r_last = DIT ? 0 : R::rounds - 1;
+    CZ_UNROLL
+    for (int j = 0; j < 8; j++) {
+        uint32_t p = nb_pos(tt, R::ls(r_last), j);
+        if (!DIT && c)
+            nb_column_twiddle(x[j], c, p, K, log_n, log_s, whi, wlo);
+        if (post.mode)
+            apply_scale(x[j], post, base + (p << log_s), log_n);
+        st(a + base + (p << log_s), x[j]);
+    }
+}
+
+template <int K, bool DIT>
+static void nb_launch(cuda_ctx *c, dfr *a, unsigned log_n, unsigned log_s, const dfr *w512,
+                      const dfr *whi, const dfr *wlo, const scale_op &pre, const scale_op &post) {
+    uint32_t threads = 1u << (log_n - 3);
+    unsigned block = threads < NB_THREADS ? threads : NB_THREADS;
+    k_ntt_block<K, DIT>
+        <<<threads / block, block, 0, c->stream>>>(a, log_n, log_s, w512, whi, wlo, pre, post);
+}
+
+template <bool DIT>
+static void nb_dispatch(cuda_ctx *c, dfr *a, unsigned log_n, unsigned log_s, int k, const dfr *w512,
+                        const dfr *whi, const dfr *wlo, const scale_op &pre, const scale_op &post) {
+    switch (k) {
+    case 3:
+        return nb_launch<3, DIT>(c, a, log_n, log_s, w512, whi, wlo, pre, post);
+    case 4:
+        return nb_launch<4, DIT>(c, a, log_n, log_s, w512, whi, wlo, pre, post);
+    case 5:
+        return nb_launch<5, DIT>(c, a, log_n, log_s, w512, whi, wlo, pre, post);
+    case 6:
+        return nb_launch<6, DIT>(c, a, log_n, log_s, w512, whi, wlo, pre, post);
+    case 7:
+        return nb_launch<7, DIT>(c, a, log_n, log_s, w512, whi, wlo, pre, post);
+    case 8:
+        return nb_launch<8, DIT>(c, a, log_n, log_s, w512, whi, wlo, pre, post);
+    default:
+        return nb_launch<9, DIT>(c, a, log_n, log_s, w512, whi, wlo, pre, post);
+    }
+}
+
+void cz_ntt_block_pass(cuda_ctx *c, dfr *a, unsigned log_n, unsigned log_s, int k, bool dit,
+                       bool inverse, const ntt_tables *t, const scale_op &pre,
+                       const scale_op &post) {
+    const dfr *w512 = t->small + (inverse ? NTT_SMALL : 0);
+    const dfr *whi = t->d + (inverse ? T_WI_HI : T_W_HI) * TSIZE;
+    const dfr *wlo = t->d + (inverse ? T_WI_LO : T_W_LO) * TSIZE;
+    if (dit)
+        nb_dispatch<true>(c, a, log_n, log_s, k, w512, whi, wlo, pre, post);
+    else
+        nb_dispatch<false>(c, a, log_n, log_s, k, w512, whi, wlo, pre, post);
+}

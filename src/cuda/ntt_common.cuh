@@ -1,0 +1,80 @@
+// What the NTT kernels share: the root tables, element loads and stores, and
+// the scale folded into a transform's first or last pass.
+#ifndef CUZK_NTT_COMMON_CUH
+#define CUZK_NTT_COMMON_CUH
+
+#include "cuda/cuda_internal.cuh"
+
+#define TLOG 14 // two-level tables: 2^14 entries each, exponents < 2^28
+#define TSIZE (1u << TLOG)
+#define NTT_SMALL_LOG 10 // block passes' roots: omega_1024^i, i < 512
+#define NTT_SMALL (1u << (NTT_SMALL_LOG - 1))
+
+enum { T_W_HI, T_W_LO, T_WI_HI, T_WI_LO, T_G_LO, T_GI_LO, T_G_HI, T_GN_HI, T_GIN_HI, T_COUNT };
+
+struct ntt_tables {
+    dfr *d;     // T_COUNT tables of TSIZE, then the small roots (forward, inverse)
+    dfr *small; // d + T_COUNT * TSIZE: 2 x NTT_SMALL
+    fr n_inv;   // 1/n
+    fr zinv;    // 1/(g^n - 1)
+};
+
+struct scale_op {
+    int mode; // 0 none, 1 multiply by c, 2 multiply by hi[e >> 14] lo[e & mask]
+    int pre;  // 1: on load (first pass), 0: before store (last pass)
+    int brev; // e = bitrev(position) instead of position
+    const dfr *hi, *lo;
+    dfr c;
+};
+
+static __device__ __forceinline__ dfr ld(const dfr *p) {
+    const uint4 *q = (const uint4 *)p;
+    uint4 a = q[0], b = q[1];
+    dfr r;
+    r.v[0] = a.x, r.v[1] = a.y, r.v[2] = a.z, r.v[3] = a.w;
+    r.v[4] = b.x, r.v[5] = b.y, r.v[6] = b.z, r.v[7] = b.w;
+    return r;
+}
+
+// Read-only tables: through the non-coherent cache.
+static __device__ __forceinline__ dfr ldg(const dfr *p) {
+    const uint4 *q = (const uint4 *)p;
+    uint4 a = __ldg(q), b = __ldg(q + 1);
+    dfr r;
+    r.v[0] = a.x, r.v[1] = a.y, r.v[2] = a.z, r.v[3] = a.w;
+    r.v[4] = b.x, r.v[5] = b.y, r.v[6] = b.z, r.v[7] = b.w;
+    return r;
+}
+
+static __device__ __forceinline__ void st(dfr *p, const dfr &r) {
+    uint4 *q = (uint4 *)p;
+    q[0] = make_uint4(r.v[0], r.v[1], r.v[2], r.v[3]);
+    q[1] = make_uint4(r.v[4], r.v[5], r.v[6], r.v[7]);
+}
+
+static __device__ __forceinline__ dfr table_pow(const dfr *hi, const dfr *lo, uint32_t e) {
+    dfr r;
+    f_mul(r, ldg(hi + (e >> TLOG)), ldg(lo + (e & (TSIZE - 1))));
+    return r;
+}
+
+static __device__ __forceinline__ void apply_scale(dfr &x, const scale_op &sc, uint32_t pos,
+                                                   unsigned log_n) {
+    if (sc.mode == 1) {
+        f_mul(x, x, sc.c);
+    } else if (sc.mode == 2) {
+        uint32_t e = sc.brev ? (__brev(pos) >> (32 - log_n)) : pos;
+        dfr f = table_pow(sc.hi, sc.lo, e);
+        f_mul(x, x, f);
+    }
+}
+
+// Block passes (cuda_ntt_block.cu): k stages (3 <= k <= NTT_BLOCK_MAX_K) of a
+// DIF or DIT transform of 2^log_n on every sub-transform of stride 2^log_s;
+// `pre` scales on load, `post` before the store (mode 0: none).
+#define NTT_BLOCK_MAX_K 9
+void cz_ntt_block_pass(cuda_ctx *c, dfr *a, unsigned log_n, unsigned log_s, int k, bool dit,
+                       bool inverse, const ntt_tables *t, const scale_op &pre,
+                       const scale_op &post);
+
+#endif
