@@ -28,7 +28,7 @@ has() { grep -qE -- "$1" "$dir/out" || fail "$2: no line matching /$1/"; }
 
 expect 0 "--list" "$cuzk" bench ab --list
 for s in field_asm r1cs_thp poseidon_replay msm_bit_fast_path msm_batch_affine gpu_msm_window \
-    gpu_ntt_radix gpu_g2; do
+    gpu_ntt_radix gpu_g2 gpu_g2_ptx gpu_ntt_block; do
     has "^$s +CUZK_[A-Z0-9_]+ " "--list names $s"
 done
 expect 0 "--list with CUZK_FIELD_ASM=0" env CUZK_FIELD_ASM=0 "$cuzk" bench ab --list
@@ -64,6 +64,9 @@ has 'gpu_msm_window: bad value "30" \(allowed: 0 \(automatic\) or 8..24\)' "rang
 expect 2 "an unknown workload is refused" "$cuzk" bench ab --workload porep-64g --a "" --b "" \
     --runs 1
 has 'unknown workload "porep-64g"' "unknown workload message"
+expect 1 "porep-512m without --c1 is refused" "$cuzk" bench ab --workload porep-512m --a "" \
+    --b "" --runs 1
+has 'porep-512m: give the sector.s C1 output with --c1' "porep-512m needs --c1"
 expect 2 "--runs 0 is refused" "$cuzk" bench ab --workload random:64 --a "" --b "" --runs 0
 expect 2 "--warmup -1 is refused" "$cuzk" bench ab --workload random:64 --a "" --b "" \
     --warmup -1

@@ -7,6 +7,8 @@
 #   with the same r, s: byte-identical and verified.
 #   tools/gpu-check.sh porep engine: + the engine with the GPU backend (bench
 #   engine, CPU vs CUDA), bench ab on B_G2's placement, GPU checks at 2^12.
+#   tools/gpu-check.sh porep512: PoRep C2 512 MiB, CPU vs CUDA, byte-identical
+#   and verified, then warm CUDA proofs with the per-phase breakdown.
 #   tools/gpu-check.sh cuda [MSM_LOG NTT_LOG]: only the CUDA backend: build
 #   cuzk, cuzk_gpu_check and bench_cuda, check GPU against CPU, then time the
 #   GPU MSMs, NTTs, H step and whole proofs (CPU and GPU backends).
@@ -50,10 +52,11 @@ if [ "${1:-}" = porep ]; then
     CUZK_TIMING=1 $c prove porep --c1 $d/s/c1.json --params-dir $d/p --backend cpu \
         --rs-seed 0badc0de --out $d/cpu.bin 2>&1 | tee $out/prove_cpu.txt |
         grep -E "partition|total|prove |error|failed"
-    # B_G2 three ways (switches): CPU overlapped with the GPU (default), CPU
-    # after the GPU, on the GPU; each proof byte-identical to the CPU backend's
+    # B_G2 three ways (switches): CPU overlapped with the GPU, CPU after the
+    # GPU, on the GPU (default); each proof byte-identical to the CPU backend's
     for m in overlap serial gpu; do
-        case $m in overlap) env="" ;; serial) env="CUZK_B2_OVERLAP=0" ;; gpu) env="CUZK_GPU_G2=1" ;; esac
+        case $m in overlap) env="CUZK_GPU_G2=0" ;; serial) env="CUZK_GPU_G2=0 CUZK_B2_OVERLAP=0" ;;
+        gpu) env="CUZK_GPU_G2=1" ;; esac
         env $env CUZK_TIMING=1 $c prove porep --c1 $d/s/c1.json --params-dir $d/p --backend cuda \
             --rs-seed 0badc0de --out $d/cuda_$m.bin 2>&1 | tee $out/prove_cuda_$m.txt |
             grep -E "partition|total|prove |device|error|failed"
@@ -78,7 +81,7 @@ if [ "${1:-}" = porep ]; then
             tee $out/engine_$be.txt | grep -vE "^\s*$" | tail -9
     done
     timeout 120 $c bench ab --workload porep-2k --c1 $d/s/c1.json --params-dir $d/p \
-        --backend cuda --a gpu_b2_overlap=1 --b gpu_g2=1 --runs 4 2>&1 | tee $out/ab_b2.txt |
+        --backend cuda --a gpu_g2=0 --b gpu_g2=1 --runs 4 2>&1 | tee $out/ab_b2.txt |
         tail -22
     # the uploads: overlapped with the H step or first; staged or pinned in
     # place; the H step's last permutation fused or its own pass
@@ -92,6 +95,37 @@ if [ "${1:-}" = porep ]; then
         cmake --build build-gpu -j"$(nproc)" --target cuzk_gpu_check >>"$out/build.txt" 2>&1; } &&
         timeout 120 build-gpu/cuzk_gpu_check 12 12 >$out/gpu_check_small.txt 2>&1
     grep -E "MISMATCH|DIFFERENT|resident|passed" $out/gpu_check_small.txt
+    exit 0
+fi
+if [ "${1:-}" = porep512 ]; then
+    # PoRep C2 512 MiB (4.4 M constraints, domain 2^23) on the prebuilt
+    # binaries: the C1 carried as .device/carry/c1-512m.json (sealed on the
+    # development machine, `cuzk seal --sector-size 512MiB`) or sealed here;
+    # TEST-ONLY setup; CPU and CUDA proofs with the same r, s byte-identical and
+    # verified; then warm CUDA proofs (bench ab: B_G2 on the CPU vs the GPU).
+    prebuilt || exit 1
+    c=build-gpu/cuzk d=/tmp/porep512 c1=.device/carry/c1-512m.json
+    mkdir -p $d
+    if [ ! -f $c1 ]; then
+        c1=$d/s/c1.json
+        [ -f $c1 ] || timeout 400 $c seal --sector-size 512MiB --registered-proof StackedDrg512MiBV1_1 \
+            --random 7 --miner-id 1234 --sector-number 3 --ticket "$(printf '%062d00' 1)" \
+            --seed "$(printf '%062d00' 2)" --threads "$(nproc)" --out $d/s >$out/seal512.txt 2>&1 ||
+            { tail $out/seal512.txt; exit 1; }
+    fi
+    t=$(date +%s)
+    [ -s $d/p/done ] || { timeout 300 $c setup porep-512m --out $d/p >$out/setup512.txt 2>&1 &&
+        touch $d/p/done; } || { tail $out/setup512.txt; exit 1; }
+    echo "setup: $(($(date +%s) - t)) s"
+    for be in cpu cuda; do
+        CUZK_TIMING=1 timeout 150 $c prove porep --c1 $c1 --params-dir $d/p --backend $be \
+            --rs-seed 0badc0de --out $d/$be.bin 2>&1 | tee $out/prove512_$be.txt |
+            grep -E "partition|total|prove |device|error|failed"
+    done
+    cmp $d/cpu.bin $d/cuda.bin && echo "porep-512m: CPU and CUDA proofs byte-identical (fixed r, s)"
+    $c verify porep --c1 $c1 --params-dir $d/p --proof $d/cuda.bin | tail -1
+    timeout 200 $c bench ab --workload porep-512m --c1 $c1 --params-dir $d/p --backend cuda \
+        --a gpu_g2=0 --b gpu_g2=1 --runs 3 2>&1 | tee $out/ab512.txt | tail -26
     exit 0
 fi
 if [ "${1:-}" = cuda ]; then

@@ -6,7 +6,8 @@
  * CPU by default; its own per-phase
  * breakdown: H polynomial, scalars, each MSM, assembly) and verification.
  * The C1 (sealed here or read from a file) and the parameters are loaded
- * once, before the runs.
+ * once, before the runs.  porep-512m: the same for a 512 MiB sector's C1
+ * (--c1 required: sealing 512 MiB is minutes of work).
  *
  * random:N[:SEED]: the built-in random circuit of N constraints with
  * TEST-ONLY parameters made here: synthesis, prove, verify.  Cheap, for
@@ -155,7 +156,8 @@ static int porep_run(void *p, ab_phases *out, char *err, size_t cap) {
     return 0;
 }
 
-static int porep_open(ab_workload *w, const ab_options *o, char *err, size_t cap) {
+static int porep_open(ab_workload *w, const char *name, uint64_t sector_size, const ab_options *o,
+                      char *err, size_t cap) {
     porep_state *st = calloc(1, sizeof *st);
     if (!st) {
         snprintf(err, cap, "out of memory");
@@ -167,10 +169,14 @@ static int porep_open(ab_workload *w, const ab_options *o, char *err, size_t cap
     porep_shape s;
     porep_params_expect e;
     memset(&e, 0, sizeof e);
+    if (sector_size != 2048 && !o->c1) {
+        snprintf(err, cap, "%s: give the sector's C1 output with --c1", name);
+        goto fail;
+    }
     if (bench_porep_input_get(&st->in, o->c1, 1, err, cap))
         goto fail;
-    if (st->in.c1->proof->shape->sector_size != 2048) {
-        snprintf(err, cap, "porep-2k: %s is a %s C1, not 2 KiB", st->in.origin,
+    if (st->in.c1->proof->shape->sector_size != sector_size) {
+        snprintf(err, cap, "%s: %s is a %s C1, not of that sector size", name, st->in.origin,
                  st->in.c1->proof->name);
         goto fail;
     }
@@ -197,13 +203,11 @@ static int porep_open(ab_workload *w, const ab_options *o, char *err, size_t cap
         goto fail;
     }
     st->have_pvk = 1;
-    snprintf(
-        w->desc, sizeof w->desc,
-        "porep-2k: PoRep C2 of one 2 KiB sector (%s; %s), %u partition(s): public inputs, "
-        "witness check, synthesis, Groth16 prove (%s backend), verify; %u thread(s); parameters "
-        "%.300s%s",
-        st->in.c1->proof->name, st->in.origin, st->in.c1->partitions, o->backend->name, o->threads,
-        params, st->lp.test_only ? " (TEST-ONLY)" : "");
+    snprintf(w->desc, sizeof w->desc,
+             "%s: PoRep C2 of one sector (%s; %s), %u partition(s): public inputs, witness check, "
+             "synthesis, Groth16 prove (%s backend), verify; %u thread(s); parameters %.300s%s",
+             name, st->in.c1->proof->name, st->in.origin, st->in.c1->partitions, o->backend->name,
+             o->threads, params, st->lp.test_only ? " (TEST-ONLY)" : "");
     w->state = st;
     w->run = porep_run;
     w->free = porep_free;
@@ -325,10 +329,12 @@ static int random_open(ab_workload *w, const char *spec, const ab_options *o, ch
 int ab_workload_open(ab_workload *w, const char *spec, const ab_options *o, char *err, size_t cap) {
     memset(w, 0, sizeof *w);
     if (strcmp(spec, "porep-2k") == 0)
-        return porep_open(w, o, err, cap);
+        return porep_open(w, spec, 2048, o, err, cap);
+    if (strcmp(spec, "porep-512m") == 0)
+        return porep_open(w, spec, (uint64_t)512 << 20, o, err, cap);
     if (strncmp(spec, "random:", 7) == 0)
         return random_open(w, spec, o, err, cap);
-    snprintf(err, cap, "unknown workload \"%s\" (porep-2k or random:N[:SEED])", spec);
+    snprintf(err, cap, "unknown workload \"%s\" (porep-2k, porep-512m or random:N[:SEED])", spec);
     return -1;
 }
 

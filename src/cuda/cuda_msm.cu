@@ -12,9 +12,10 @@
 //      out, the first and last run of each segment go to a partial list that
 //      is reduced the same way (level by level) until one segment is left.
 //      Every thread does the same work whatever the scalar distribution.
-//   5. bucket reduction: per window, parts of buckets by running sums, then a
-//      block per window combines parts (sum R_j + (j s) T_j), then one thread
-//      combines the windows (Horner in 2^c) and adds the sum of the ones.
+//   5. bucket reduction: per window, parts of buckets by running sums, then
+//      G blocks per window combine the parts (sum R_j + (j s) T_j) into G
+//      partial window sums, which the CPU adds up and combines (Horner in
+//      2^c) with the sum of the ones.
 // Buckets and sums are XYZZ (curve.cuh).
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
@@ -27,6 +28,7 @@
 extern "C" {
 #include "curve/g1.h"
 #include "curve/g2.h"
+#include "util/switches.h"
 }
 
 #define KEY_NONE 0xffffffffu // an empty slot in a partial list
@@ -297,16 +299,19 @@ template <class F> static __device__ void x_mul_small(xyzz<F> &r, const xyzz<F> 
     }
 }
 
-// Block w: window sum = sum_j R_j + (j s) T_j, reduced through shared memory.
+// Block w G + g: partial sum of window w over parts j = g b + i + k G b
+// (b = blockDim.x, i < b): sum R_j + (j s) T_j, reduced through shared
+// memory.  G groups per window keep every SM busy: with one block per window
+// the 13 windows of a large MSM ran on 13 SMs.
 template <class F>
-__global__ void k_red2(const xyzz<F> *R, const xyzz<F> *T, unsigned parts, unsigned s_log,
-                       xyzz<F> *win) {
+__global__ void k_red2(const xyzz<F> *R, const xyzz<F> *T, unsigned parts, unsigned groups,
+                       unsigned s_log, xyzz<F> *win) {
     extern __shared__ uint4 smem_raw[];
     xyzz<F> *sh = (xyzz<F> *)smem_raw;
-    unsigned w = blockIdx.x;
+    unsigned w = blockIdx.x / groups, g = blockIdx.x % groups;
     xyzz<F> acc, q;
     x_set_inf(acc);
-    for (unsigned j = threadIdx.x; j < parts; j += blockDim.x) {
+    for (unsigned j = g * blockDim.x + threadIdx.x; j < parts; j += groups * blockDim.x) {
         size_t id = (size_t)w * parts + j;
         xyzz<F> r = ldv(R + id), t = ldv(T + id);
         xk_add(acc, r);
@@ -326,38 +331,48 @@ __global__ void k_red2(const xyzz<F> *R, const xyzz<F> *T, unsigned parts, unsig
         __syncthreads();
     }
     if (threadIdx.x == 0)
-        win[w] = sh[0];
+        win[blockIdx.x] = sh[0];
 }
 
 // ---- host side --------------------------------------------------------------------
 
-// out = sum_w 2^(c w) w[w] + w[windows] (the ones), on the CPU, in Jacobian.
-static void combine(g1x *out, const g1x *w, unsigned windows, unsigned c) {
-    g1_jac acc, t;
-    cz_g1x_to_jac(&acc, &w[windows - 1]);
+// out = sum_w 2^(c w) W_w + w[windows groups] (the ones), on the CPU, in
+// Jacobian, where W_w = sum_g w[w groups + g].
+template <class X, class J>
+static void combine_t(X *out, const X *w, unsigned windows, unsigned groups, unsigned c,
+                      void (*to_jac)(J *, const X *), void (*from_jac)(X *, const J *),
+                      void (*dbl)(J *, const J *), void (*add)(J *, const J *, const J *)) {
+    J acc, t;
+    auto add_x = [&](const X *p) {
+        to_jac(&t, p);
+        add(&acc, &acc, &t);
+    };
+    to_jac(&acc, &w[(size_t)(windows - 1) * groups]);
+    for (unsigned g = 1; g < groups; g++)
+        add_x(&w[(size_t)(windows - 1) * groups + g]);
     for (int i = (int)windows - 2; i >= 0; i--) {
         for (unsigned k = 0; k < c; k++)
-            g1_jac_dbl(&acc, &acc);
-        cz_g1x_to_jac(&t, &w[i]);
-        g1_jac_add_vartime(&acc, &acc, &t);
+            dbl(&acc, &acc);
+        for (unsigned g = 0; g < groups; g++)
+            add_x(&w[(size_t)i * groups + g]);
     }
-    cz_g1x_to_jac(&t, &w[windows]);
-    g1_jac_add_vartime(&acc, &acc, &t);
-    cz_jac_to_g1x(out, &acc);
+    add_x(&w[(size_t)windows * groups]);
+    from_jac(out, &acc);
 }
 
-static void combine(g2x *out, const g2x *w, unsigned windows, unsigned c) {
-    g2_jac acc, t;
-    cz_g2x_to_jac(&acc, &w[windows - 1]);
-    for (int i = (int)windows - 2; i >= 0; i--) {
-        for (unsigned k = 0; k < c; k++)
-            g2_jac_dbl(&acc, &acc);
-        cz_g2x_to_jac(&t, &w[i]);
-        g2_jac_add_vartime(&acc, &acc, &t);
-    }
-    cz_g2x_to_jac(&t, &w[windows]);
-    g2_jac_add_vartime(&acc, &acc, &t);
-    cz_jac_to_g2x(out, &acc);
+static void combine(g1x *out, const g1x *w, unsigned windows, unsigned groups, unsigned c) {
+    combine_t<g1x, g1_jac>(out, w, windows, groups, c, cz_g1x_to_jac, cz_jac_to_g1x, g1_jac_dbl,
+                           g1_jac_add_vartime);
+}
+
+static void combine(g2x *out, const g2x *w, unsigned windows, unsigned groups, unsigned c) {
+    combine_t<g2x, g2_jac>(out, w, windows, groups, c, cz_g2x_to_jac, cz_jac_to_g2x, g2_jac_dbl,
+                           g2_jac_add_vartime);
+}
+
+// G2 over the PTX Fp: the same bytes as over the portable Fp.
+static void combine(g2xx *out, const g2xx *w, unsigned windows, unsigned groups, unsigned c) {
+    combine((g2x *)out, (const g2x *)w, windows, groups, c);
 }
 
 static unsigned auto_window(size_t n) {
@@ -515,15 +530,31 @@ static cuda_status msm_dev(cuda_ctx *c, xyzz<F> *out, const cuda_bases *bs, size
     size_t nb = (size_t)windows << (cw - 1);
     // buckets + parts (R, T) + windows + ones + out, one allocation
     unsigned nb_log = cw - 1;
-    unsigned s_log = nb_log > 7 ? 7 : nb_log;
+    // k_red1 runs 2^s_log buckets per thread: enough threads (~2^16) to fill
+    // the GPU, at most 128 buckets each; k_red2 then weights the parts
+    int sl = (int)nb_log + (int)ceil_log2(windows) - 16;
+    unsigned s_log = sl < 1 ? 1 : sl > 7 ? 7 : (unsigned)sl;
+    if (s_log > nb_log)
+        s_log = nb_log;
     size_t parts = (size_t)windows << (nb_log - s_log);
     size_t xs = sizeof(xyzz<F>);
-    if ((s = cz_reserve(c->buckets, (nb + 2 * parts + windows + 2) * xs, err)))
+    // k_red2's shape: blocks of a power of two threads (the tree), G blocks
+    // per window with about two parts per thread
+    unsigned pw = (unsigned)(parts / windows), bd = xs > 200 ? 64 : 128;
+    if (bd > pw)
+        bd = pw < 1 ? 1 : pw;
+    unsigned p2 = 1;
+    while (p2 * 2 <= bd)
+        p2 *= 2;
+    unsigned groups = pw / (2 * p2);
+    groups = groups < 1 ? 1 : groups > 64 ? 64 : groups;
+    size_t nw = (size_t)windows * groups; // partial window sums
+    size_t total = nb + 2 * parts + nw + 1;
+    if ((s = cz_reserve(c->buckets, total * xs, err)))
         return s;
     xyzz<F> *buckets = (xyzz<F> *)c->buckets.p;
-    xyzz<F> *R = buckets + nb, *T = R + parts, *win = T + parts, *onesum = win + windows,
-            *dout = onesum + 1;
-    CZ_TRY(cudaMemsetAsync(buckets, 0, (nb + 2 * parts + windows + 2) * xs, c->stream));
+    xyzz<F> *R = buckets + nb, *T = R + parts, *win = T + parts, *onesum = win + nw;
+    CZ_TRY(cudaMemsetAsync(buckets, 0, total * xs, c->stream));
     if (m) {
         if ((s = cz_reserve(c->keys, m * 4, err)) || (s = cz_reserve(c->vals, m * 4, err)) ||
             (s = cz_reserve(c->keys2, m * 4, err)) || (s = cz_reserve(c->vals2, m * 4, err)))
@@ -553,26 +584,24 @@ static cuda_status msm_dev(cuda_ctx *c, xyzz<F> *out, const cuda_bases *bs, size
         uint32_t th = (uint32_t)parts;
         k_red1<F><<<(th + 127) / 128, 128, 0, c->stream>>>(buckets, nb_log, windows, s_log, R, T);
         CZ_LAUNCHED("k_red1");
-        unsigned bd = sizeof(xyzz<F>) > 200 ? 64 : 128;
-        unsigned pw = (unsigned)(parts / windows);
-        if (bd > pw)
-            bd = pw < 1 ? 1 : pw;
-        // block size must be a power of two for the tree
-        unsigned p2 = 1;
-        while (p2 * 2 <= bd)
-            p2 *= 2;
-        k_red2<F><<<windows, p2, p2 * xs, c->stream>>>(R, T, pw, s_log, win);
+        k_red2<F><<<(unsigned)nw, p2, p2 * xs, c->stream>>>(R, T, pw, groups, s_log, win);
         CZ_LAUNCHED("k_red2");
     }
-    // The window sums and the ones come back (W + 1 points) and are combined
-    // on the CPU: Horner in 2^c is ~256 dependent doublings, ~20 ms on one GPU
-    // thread (measured) against ~0.1 ms here.
-    xyzz<F> wins[33];
-    CZ_TRY(cudaMemcpyAsync(wins, win, (windows + 1) * xs, cudaMemcpyDeviceToHost, c->stream));
-    CZ_TRY(cudaEventRecord(c->ev[4], c->stream));
-    CZ_TRY(cudaStreamSynchronize(c->stream));
-    (void)dout;
-    combine(out, wins, windows, cw);
+    // The partial window sums and the ones come back (W G + 1 points) and are
+    // combined on the CPU: Horner in 2^c is ~256 dependent doublings, ~20 ms
+    // on one GPU thread (measured) against ~0.1 ms here.
+    xyzz<F> *wins = new (std::nothrow) xyzz<F>[nw + 1];
+    if (!wins)
+        return cz_fail(err, CUDA_ERR_NO_MEMORY, "out of host memory");
+    cudaError_t ce = cudaMemcpyAsync(wins, win, (nw + 1) * xs, cudaMemcpyDeviceToHost, c->stream);
+    if (ce == cudaSuccess)
+        ce = cudaEventRecord(c->ev[4], c->stream);
+    if (ce == cudaSuccess)
+        ce = cudaStreamSynchronize(c->stream);
+    if (ce == cudaSuccess)
+        combine(out, wins, windows, groups, cw);
+    delete[] wins;
+    CZ_TRY(ce);
     float a = 0, b = 0, d = 0, e = 0;
     cudaEventElapsedTime(&a, c->ev[0], c->ev[1]);
     cudaEventElapsedTime(&b, c->ev[1], c->ev[2]);
@@ -601,6 +630,9 @@ cuda_status cz_msm_g2_dev(cuda_ctx *c, g2x *out, const cuda_bases *b, size_t fir
                           unsigned window, int fast, cuda_msm_stats *st, cuda_error *err) {
     if (!b->g2)
         return cz_fail(err, CUDA_ERR_ARG, "G2 MSM given G1 bases");
+    if (switch_get(SW_GPU_G2_PTX))
+        return msm_dev<dfp2x>(c, (g2xx *)out, b, first, dev_scalars, mont, density, n, window, fast,
+                              st, err);
     return msm_dev<dfp2>(c, out, b, first, dev_scalars, mont, density, n, window, fast, st, err);
 }
 
@@ -665,6 +697,8 @@ extern "C" cuda_msm_config cuda_msm_config_default(void) {
     return c;
 }
 
+static void g2xx_to_jac(g2_jac *out, const g2xx *p) { cz_g2x_to_jac(out, (const g2x *)p); }
+
 template <class F, class J>
 static cuda_status msm_host(cuda_ctx *c, J *out, const cuda_bases *b, size_t first,
                             const void *scalars, const uint64_t *density, size_t n,
@@ -721,6 +755,9 @@ extern "C" cuda_status cuda_msm_g2(cuda_ctx *c, g2_jac *out, const cuda_bases *b
                                    cuda_error *err) {
     if (b && !b->g2)
         return cz_fail(err, CUDA_ERR_ARG, "G2 MSM given G1 bases");
+    if (switch_get(SW_GPU_G2_PTX))
+        return msm_host<dfp2x, g2_jac>(c, out, b, first, scalars, density, n, cfg, st, err,
+                                       g2xx_to_jac);
     return msm_host<dfp2, g2_jac>(c, out, b, first, scalars, density, n, cfg, st, err,
                                   cz_g2x_to_jac);
 }

@@ -158,26 +158,16 @@ static void nb_launch(cuda_ctx *c, dfr *a, unsigned log_n, unsigned log_s, const
         <<<threads / block, block, 0, c->stream>>>(a, log_n, log_s, w512, whi, wlo, pre, post);
 }
 
-template <bool DIT>
-static void nb_dispatch(cuda_ctx *c, dfr *a, unsigned log_n, unsigned log_s, int k, const dfr *w512,
-                        const dfr *whi, const dfr *wlo, const scale_op &pre, const scale_op &post) {
-    switch (k) {
-    case 3:
-        return nb_launch<3, DIT>(c, a, log_n, log_s, w512, whi, wlo, pre, post);
-    case 4:
-        return nb_launch<4, DIT>(c, a, log_n, log_s, w512, whi, wlo, pre, post);
-    case 5:
-        return nb_launch<5, DIT>(c, a, log_n, log_s, w512, whi, wlo, pre, post);
-    case 6:
-        return nb_launch<6, DIT>(c, a, log_n, log_s, w512, whi, wlo, pre, post);
-    case 7:
-        return nb_launch<7, DIT>(c, a, log_n, log_s, w512, whi, wlo, pre, post);
-    case 8:
-        return nb_launch<8, DIT>(c, a, log_n, log_s, w512, whi, wlo, pre, post);
-    default:
-        return nb_launch<9, DIT>(c, a, log_n, log_s, w512, whi, wlo, pre, post);
+typedef void (*nb_launcher)(cuda_ctx *, dfr *, unsigned, unsigned, const dfr *, const dfr *,
+                            const dfr *, const scale_op &, const scale_op &);
+
+#define NB_ROW(D)                                                                            \
+    {                                                                                        \
+        nb_launch<3, D>, nb_launch<4, D>, nb_launch<5, D>, nb_launch<6, D>, nb_launch<7, D>, \
+            nb_launch<8, D>, nb_launch<9, D>                                                 \
     }
-}
+static const nb_launcher nb_table[2][NTT_BLOCK_MAX_K - 2] = {NB_ROW(false), NB_ROW(true)};
+#undef NB_ROW
 
 void cz_ntt_block_pass(cuda_ctx *c, dfr *a, unsigned log_n, unsigned log_s, int k, bool dit,
                        bool inverse, const ntt_tables *t, const scale_op &pre,
@@ -185,8 +175,6 @@ void cz_ntt_block_pass(cuda_ctx *c, dfr *a, unsigned log_n, unsigned log_s, int 
     const dfr *w512 = t->small + (inverse ? NTT_SMALL : 0);
     const dfr *whi = t->d + (inverse ? T_WI_HI : T_W_HI) * TSIZE;
     const dfr *wlo = t->d + (inverse ? T_WI_LO : T_W_LO) * TSIZE;
-    if (dit)
-        nb_dispatch<true>(c, a, log_n, log_s, k, w512, whi, wlo, pre, post);
-    else
-        nb_dispatch<false>(c, a, log_n, log_s, k, w512, whi, wlo, pre, post);
+    int ki = k < 3 ? 0 : k > NTT_BLOCK_MAX_K ? NTT_BLOCK_MAX_K - 3 : k - 3;
+    nb_table[dit ? 1 : 0][ki](c, a, log_n, log_s, w512, whi, wlo, pre, post);
 }

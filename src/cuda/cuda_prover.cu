@@ -103,9 +103,7 @@ uint8_t *canonical(const fr *in, size_t n, unsigned threads) {
     return out;
 }
 
-// B_G2 on the CPU (default), as prover.c does it.  The GPU G2 MSM is used
-// only with CUZK_GPU_G2=1: on the device, one G2 case (edge scalars with a
-// density) still differed from the CPU when this was written.
+// B_G2 on the CPU (CUZK_GPU_G2=0), as prover.c does it.
 groth16_status b2_on_cpu(g2_jac *b2, const r1cs_partition *p, const groth16_params_data *srs,
                          size_t b_inputs, unsigned threads, groth16_error *err) {
     uint8_t *in_b = canonical(p->input, p->num_inputs, threads);
@@ -126,9 +124,11 @@ groth16_status b2_on_cpu(g2_jac *b2, const r1cs_partition *p, const groth16_para
     return st;
 }
 
-// B_G2: CUZK_GPU_G2=1 on the GPU; otherwise on the CPU, overlapped with the
-// GPU's H step and G1 MSMs in a thread of its own (it reads only the host
-// witness and G2 bases) unless CUZK_B2_OVERLAP=0.  Read per proof (switches).
+// B_G2: on the GPU by default (CUZK_GPU_G2=1: with the PTX G2 MSM it beat
+// the overlapped CPU MSM by A/B, see PERFORMANCE.md); otherwise on the CPU,
+// overlapped with the GPU's H step and G1 MSMs in a thread of its own (it
+// reads only the host witness and G2 bases) unless CUZK_B2_OVERLAP=0.  Read
+// per proof (switches).
 enum b2_mode { B2_CPU_SERIAL, B2_CPU_OVERLAP, B2_GPU };
 b2_mode b2_mode_get() {
     if (switch_get(SW_GPU_G2))

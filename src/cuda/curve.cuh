@@ -10,7 +10,8 @@
 #include "cuda/field.cuh"
 
 // Each operation has an inline body and a call (CZ_HDN) wrapping it; the
-// kernels pick one through xk_* at the end of this file (G1 inline, G2 calls).
+// kernels pick one through xk_* at the end of this file (inline, but calls for
+// G2 over the portable Fp).
 #define CZ_HDN __host__ __device__ __noinline__
 
 template <class F> struct affine { F x, y; };
@@ -20,6 +21,8 @@ typedef affine<dfp> g1a;
 typedef affine<dfp2> g2a;
 typedef xyzz<dfp> g1x;
 typedef xyzz<dfp2> g2x;
+typedef affine<dfp2x> g2ax; // the same points over the PTX Fp (gpu_g2_ptx)
+typedef xyzz<dfp2x> g2xx;
 
 template <class F> CZ_HD bool aff_is_inf(const affine<F> &p) {
     return f_is_zero(p.x) && f_is_zero(p.y);
@@ -169,11 +172,13 @@ template <class F> CZ_HD void x_add_body(xyzz<F> &p, const xyzz<F> &q) {
 
 template <class F> CZ_HDN void x_add(xyzz<F> &p, const xyzz<F> &q) { x_add_body(p, q); }
 
-// The kernels' entry points: G1 (Fp) operations inlined, so their operands
-// stay in registers and no call carries the PTX arithmetic (field.cuh says
-// why); G2 operations are calls over the portable arithmetic, too large to
-// inline.
-template <class F> CZ_HD constexpr bool x_inline() { return sizeof(F) == sizeof(dfp); }
+// The kernels' entry points: G1 and G2 over the PTX Fp (dfp2x) inlined, so
+// their operands stay in registers (or spill) and no call carries the PTX
+// arithmetic (field.cuh says why); G2 over the portable Fp (dfp2) as calls,
+// the other side of the gpu_g2_ptx switch.
+template <class F> struct x_calls { static constexpr bool value = false; };
+template <> struct x_calls<dfp2> { static constexpr bool value = true; };
+template <class F> CZ_HD constexpr bool x_inline() { return !x_calls<F>::value; }
 template <class F> CZ_HD void xk_add(xyzz<F> &p, const xyzz<F> &q) {
     if constexpr (x_inline<F>())
         x_add_body(p, q);

@@ -261,41 +261,45 @@ template <class P> CZ_HD bool f_is_canonical(const field<P> &a) {
     return borrow != 0;
 }
 
-// Fp2 multiplies are inlined into the (non-inlined) point operations: as
-// calls nested in those calls, sm_90 code read the stack out of bounds
-// (compute-sanitizer: invalid __local__ read in x_add -> f_sqr(dfp2)).
+// Fp2 multiplies are inlined into the point operations: as calls nested in
+// the (non-inlined) portable G2 operations, sm_90 code read the stack out of
+// bounds (compute-sanitizer: invalid __local__ read in x_add -> f_sqr(dfp2)).
 #define CZ_HDN2 CZ_HD
 
-// Fp2 = Fp[u]/(u^2 + 1), the CPU's fp2 layout (c0 then c1).
-struct dfp2 {
-    dfpc c0, c1;
-};
+// Fp2 = Fp[u]/(u^2 + 1), the CPU's fp2 layout (c0 then c1), over either Fp
+// flavour: dfp2 (portable, for the G2 operations as calls) or dfp2x (PTX, for
+// G2 operations inlined into the kernels; switch gpu_g2_ptx).  Same bytes.
+template <class B> struct fp2_t { B c0, c1; };
+typedef fp2_t<dfpc> dfp2;
+typedef fp2_t<dfp> dfp2x;
 
-CZ_HD void f_zero(dfp2 &r) {
+template <class B> CZ_HD void f_zero(fp2_t<B> &r) {
     f_zero(r.c0);
     f_zero(r.c1);
 }
-CZ_HD void set_one(dfp2 &r) {
+template <class B> CZ_HD void set_one(fp2_t<B> &r) {
     set_one(r.c0);
     f_zero(r.c1);
 }
-CZ_HD bool f_is_zero(const dfp2 &a) { return f_is_zero(a.c0) && f_is_zero(a.c1); }
-CZ_HD void f_add(dfp2 &r, const dfp2 &a, const dfp2 &b) {
+template <class B> CZ_HD bool f_is_zero(const fp2_t<B> &a) {
+    return f_is_zero(a.c0) && f_is_zero(a.c1);
+}
+template <class B> CZ_HD void f_add(fp2_t<B> &r, const fp2_t<B> &a, const fp2_t<B> &b) {
     f_add(r.c0, a.c0, b.c0);
     f_add(r.c1, a.c1, b.c1);
 }
-CZ_HD void f_sub(dfp2 &r, const dfp2 &a, const dfp2 &b) {
+template <class B> CZ_HD void f_sub(fp2_t<B> &r, const fp2_t<B> &a, const fp2_t<B> &b) {
     f_sub(r.c0, a.c0, b.c0);
     f_sub(r.c1, a.c1, b.c1);
 }
-CZ_HD void f_neg(dfp2 &r, const dfp2 &a) {
+template <class B> CZ_HD void f_neg(fp2_t<B> &r, const fp2_t<B> &a) {
     f_neg(r.c0, a.c0);
     f_neg(r.c1, a.c1);
 }
-CZ_HD void f_dbl(dfp2 &r, const dfp2 &a) { f_add(r, a, a); }
+template <class B> CZ_HD void f_dbl(fp2_t<B> &r, const fp2_t<B> &a) { f_add(r, a, a); }
 // Karatsuba: 3 Fp multiplies.
-CZ_HDN2 void f_mul(dfp2 &r, const dfp2 &a, const dfp2 &b) {
-    dfpc t0, t1, s0, s1;
+template <class B> CZ_HDN2 void f_mul(fp2_t<B> &r, const fp2_t<B> &a, const fp2_t<B> &b) {
+    B t0, t1, s0, s1;
     f_mul(t0, a.c0, b.c0);
     f_mul(t1, a.c1, b.c1);
     f_add(s0, a.c0, a.c1);
@@ -306,8 +310,8 @@ CZ_HDN2 void f_mul(dfp2 &r, const dfp2 &a, const dfp2 &b) {
     f_sub(r.c1, s0, t1);
 }
 // (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u
-CZ_HDN2 void f_sqr(dfp2 &r, const dfp2 &a) {
-    dfpc s, d, m;
+template <class B> CZ_HDN2 void f_sqr(fp2_t<B> &r, const fp2_t<B> &a) {
+    B s, d, m;
     f_add(s, a.c0, a.c1);
     f_sub(d, a.c0, a.c1);
     f_mul(m, a.c0, a.c1);

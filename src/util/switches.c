@@ -36,7 +36,7 @@ static const switch_info TABLE[SW_COUNT] = {
     [SW_GPU_NTT_RADIX] = {"gpu_ntt_radix", "CUZK_NTT_RADIX",
                           "CUDA NTT: radix-2 stages fused in one kernel pass", 3, 1, 4, 0, 0},
     [SW_GPU_G2] = {"gpu_g2", "CUZK_GPU_G2",
-                   "CUDA backend runs the B2 (G2) MSM on the GPU (off: on the CPU)", 0, 0, 1, 0, 1},
+                   "CUDA backend runs the B2 (G2) MSM on the GPU (off: on the CPU)", 1, 0, 1, 0, 1},
     [SW_GPU_B2_OVERLAP] = {"gpu_b2_overlap", "CUZK_B2_OVERLAP",
                            "CUDA backend: the CPU B2 MSM runs beside the GPU's H step and G1 MSMs "
                            "(off: after them)",
@@ -62,6 +62,10 @@ static const switch_info TABLE[SW_COUNT] = {
                           "memory, six-step twiddles (off: passes of gpu_ntt_radix stages in "
                           "registers)",
                           1, 0, 1, 0, 1},
+    [SW_GPU_G2_PTX] = {"gpu_g2_ptx", "CUZK_GPU_G2_PTX",
+                       "CUDA G2 MSM: PTX Fp arithmetic with the point operations inlined into "
+                       "the kernels (off: portable Fp, point operations as calls)",
+                       1, 0, 1, 0, 1},
 };
 
 static _Atomic long values[SW_COUNT];

@@ -36,6 +36,7 @@ typedef enum {
     SW_GPU_HOST_REGISTER,  /* CUDA backend: pin inputs in place instead of staging */
     SW_GPU_H_BREV,         /* CUDA H step: pointwise stored bit-reversed, no permutation */
     SW_GPU_NTT_BLOCK,      /* CUDA NTT: up to 9 stages per pass in a thread block */
+    SW_GPU_G2_PTX,         /* CUDA G2 MSM: PTX Fp, point operations inlined */
     SW_COUNT
 } switch_id;
 

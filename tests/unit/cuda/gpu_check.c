@@ -398,15 +398,29 @@ static void check_msm(cuda_ctx *c, unsigned max_log) {
     cuda_bases_free(gb);
     free(b1);
 
-    size_t n2 = nmax < ((size_t)1 << 14) ? nmax : ((size_t)1 << 14);
+    /* G2 both ways (gpu_g2_ptx): PTX Fp with inlined point operations up to
+     * 2^20, the portable calls at 2^14 */
+    size_t n2 = nmax < ((size_t)1 << 20) ? nmax : ((size_t)1 << 20);
+    size_t n2c = n2 < ((size_t)1 << 14) ? n2 : ((size_t)1 << 14);
     g2_affine *b2 = malloc(n2 * sizeof *b2);
     random_points(NULL, b2, n2);
     g2_affine_set_infinity(&b2[5]);
     CHECK(cuda_bases_upload_g2(c, &gb, b2, n2, &e) == CUDA_OK);
-    check_msm_g2(c, gb, b2, 1024, S_RANDOM, 0);
-    check_msm_g2(c, gb, b2, 1024, S_EDGE, 1);
-    check_msm_g2(c, gb, b2, n2, S_RANDOM, 0);
-    check_msm_g2(c, gb, b2, n2, S_BITS90, 1);
+    long saved_ptx = switch_get(SW_GPU_G2_PTX);
+    char serr[128];
+    for (int ptx = 1; ptx >= 0; ptx--) {
+        CHECK(switch_set(SW_GPU_G2_PTX, ptx, serr, sizeof serr) == 0);
+        printf("gpu msm g2: gpu_g2_ptx=%d\n", ptx);
+        check_msm_g2(c, gb, b2, 1024, S_RANDOM, 0);
+        check_msm_g2(c, gb, b2, 1024, S_EDGE, 1);
+        check_msm_g2(c, gb, b2, n2c, S_RANDOM, 0);
+        check_msm_g2(c, gb, b2, n2c, S_BITS90, 1);
+        if (ptx && n2 > n2c) {
+            check_msm_g2(c, gb, b2, n2, S_RANDOM, 0);
+            check_msm_g2(c, gb, b2, n2, S_BITS90, 1);
+        }
+    }
+    CHECK(switch_set(SW_GPU_G2_PTX, saved_ptx, serr, sizeof serr) == 0);
     cuda_bases_free(gb);
     free(b2);
 }
@@ -510,6 +524,9 @@ static void check_resident_sets(void) {
     unsigned want_sets[3] = {2, 1, 2};
     long saved_sets = switch_get(SW_GPU_SRS_SETS), saved_g2 = switch_get(SW_GPU_G2);
     char serr[256];
+    /* B_G2 on the CPU for the first two rounds, on the GPU (G2 bases uploaded
+       late) in the third */
+    CHECK(switch_set(SW_GPU_G2, 0, serr, sizeof serr) == 0);
     for (int m = 0; m < 3; m++) {
         CHECK(switch_set(sw[m], val[m], serr, sizeof serr) == 0);
         int same = 1;
