@@ -338,15 +338,24 @@ __global__ void k_field_mul(const dfp *a, const dfp *b, dfp *o, const dfr *x, co
     size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
     if (i >= n)
         return;
-    dfp t;
+    // exercise add, sub and the PTX square too: o = a b + a - b + a^2
+    dfp t, q;
     f_mul(t, a[i], b[i]);
-    // exercise add/sub too: o = a b + a - b
     f_add(t, t, a[i]);
-    f_sub(o[i], t, b[i]);
-    dfr u;
+    f_sub(t, t, b[i]);
+    dfr u, v;
     f_mul(u, x[i], y[i]);
     f_add(u, u, x[i]);
-    f_sub(r[i], u, y[i]);
+    f_sub(u, u, y[i]);
+#if CZ_PTX
+    ptx_sqr<fp_params>(q.v, a[i].v);
+    ptx_sqr<fr_params>(v.v, x[i].v);
+#else
+    f_mul(q, a[i], a[i]);
+    f_mul(v, x[i], x[i]);
+#endif
+    f_add(o[i], t, q);
+    f_add(r[i], u, v);
 }
 
 extern "C" cuda_status cuda_field_mul_check(cuda_ctx *c, const fp *a, const fp *b, fp *out_p,

@@ -107,8 +107,8 @@ cuda_status cuda_msm_g2(cuda_ctx *c, g2_jac *out, const cuda_bases *b, size_t fi
                         const void *scalars, const uint64_t *density, size_t n_scalars,
                         const cuda_msm_config *cfg, cuda_msm_stats *stats, cuda_error *err);
 
-/* Field self-check: n random Fp and Fr products on the GPU into out (n fp
- * then n fr), for the CPU to compare. */
+/* Field self-check: out = a b + a - b + a^2 for n Fp and n Fr pairs on the
+ * GPU (the square by the PTX squaring), for the CPU to compare. */
 cuda_status cuda_field_mul_check(cuda_ctx *c, const fp *a, const fp *b, fp *out_p, const fr *x,
                                  const fr *y, fr *out_r, size_t n, cuda_error *err);
 

@@ -240,7 +240,21 @@ template <class P> CZ_HD void f_neg(field<P> &r, const field<P> &a) {
 
 template <class P> CZ_HD void f_dbl(field<P> &r, const field<P> &a) { f_add(r, a, a); }
 
-template <class P> CZ_HD void f_sqr(field<P> &r, const field<P> &a) { f_mul(r, a, a); }
+// The PTX squaring (ptx_sqr) where this is 1: cuda_msm.cu sets its copy per
+// MSM from the gpu_ptx_sqr switch; every other translation unit keeps 0.
+static __constant__ int cz_ptx_sqr_on;
+
+template <class P> CZ_HD void f_sqr(field<P> &r, const field<P> &a) {
+#if CZ_PTX
+    if constexpr (P::ptx) {
+        if (cz_ptx_sqr_on) {
+            ptx_sqr<P>(r.v, a.v);
+            return;
+        }
+    }
+#endif
+    f_mul(r, a, a);
+}
 
 // Montgomery -> canonical limbs (multiply by plain 1).
 template <class P> CZ_HD void f_from_mont(field<P> &r, const field<P> &a) {

@@ -1,4 +1,4 @@
-// Montgomery add, sub and multiply for the device as PTX carry chains
+// Montgomery add, sub, multiply and square for the device as PTX carry chains
 // (add.cc / addc / mad.lo.cc / madc.hi.cc on 32-bit limbs): one instruction
 // per limb step, where the portable C in field.cuh spends a 64-bit product
 // and two 64-bit adds.  Included by field.cuh; P is a field's parameter
@@ -45,6 +45,8 @@ CZ_ASM3(mad_lo_cc, "mad.lo.cc.u32")   // lo(a b) + c, carry out
 CZ_ASM3(madc_lo_cc, "madc.lo.cc.u32") // lo(a b) + c + carry, carry out
 CZ_ASM3(madc_hi_cc, "madc.hi.cc.u32") // hi(a b) + c + carry, carry out
 CZ_ASM3(madc_hi, "madc.hi.u32")       // hi(a b) + c + carry
+CZ_ASM3(mad_hi_cc, "mad.hi.cc.u32")   // hi(a b) + c, carry out
+CZ_ASM3(mad_hi, "mad.hi.u32")         // hi(a b) + c
 #undef CZ_ASM2
 #undef CZ_ASM3
 
@@ -137,6 +139,85 @@ template <class P> CZ_D void ptx_mul(uint32_t *r, const uint32_t *a, const uint3
         t[N] = 0;
     }
     ptx_reduce<P>(r, t);
+}
+
+// t[0..L] += x[0..L-1] y where t[L] is 0 on entry, so the sum fits in L + 1
+// limbs: the low halves in one carry chain, the high halves in another.
+template <int L> CZ_D void ptx_row_top0(uint32_t *t, const uint32_t *x, uint32_t y) {
+    t[0] = mad_lo_cc(x[0], y, t[0]);
+#pragma unroll
+    for (int j = 1; j < L; j++)
+        t[j] = madc_lo_cc(x[j], y, t[j]);
+    t[L] = addc(t[L], 0);
+    if constexpr (L == 1) {
+        t[1] = mad_hi(x[0], y, t[1]);
+    } else {
+        t[1] = mad_hi_cc(x[0], y, t[1]);
+#pragma unroll
+        for (int j = 1; j < L - 1; j++)
+            t[j + 1] = madc_hi_cc(x[j], y, t[j + 1]);
+        t[L] = madc_hi(x[L - 1], y, t[L]);
+    }
+}
+
+// The cross products a_i a_j (i < j) into t: row I spans t[2I+1 .. I+N],
+// whose top limb no earlier row reached.
+template <int N, int I> CZ_D void ptx_cross_rows(uint32_t *t, const uint32_t *a) {
+    if constexpr (I < N - 1) {
+        ptx_row_top0<N - 1 - I>(t + 2 * I + 1, a + I + 1, a[I]);
+        ptx_cross_rows<N, I + 1>(t, a);
+    }
+}
+
+// Montgomery r = a^2 / 2^(32N) mod p: the 2N-limb square (cross products
+// once, doubled, plus the diagonal: about N^2 / 2 fewer products than a
+// multiply), then T = h R + u is reduced as h + REDC(u).  REDC(u) <= p since
+// u < R, and h < p^2 / R < p / 2 for both fields, so h + REDC(u) < 2p and one
+// subtraction ends it.
+template <class P> CZ_D void ptx_sqr(uint32_t *r, const uint32_t *a) {
+    constexpr int N = P::N;
+    uint32_t t[2 * N];
+#pragma unroll
+    for (int j = 0; j < 2 * N; j++)
+        t[j] = 0;
+    ptx_cross_rows<N, 0>(t, a);
+    t[1] = add_cc(t[1], t[1]); // doubled; t[2N-1] was 0
+#pragma unroll
+    for (int j = 2; j < 2 * N - 1; j++)
+        t[j] = addc_cc(t[j], t[j]);
+    t[2 * N - 1] = addc(0, 0);
+    t[0] = mad_lo_cc(a[0], a[0], t[0]); // the diagonal, one chain
+    t[1] = madc_hi_cc(a[0], a[0], t[1]);
+#pragma unroll
+    for (int i = 1; i < N - 1; i++) {
+        t[2 * i] = madc_lo_cc(a[i], a[i], t[2 * i]);
+        t[2 * i + 1] = madc_hi_cc(a[i], a[i], t[2 * i + 1]);
+    }
+    t[2 * N - 2] = madc_lo_cc(a[N - 1], a[N - 1], t[2 * N - 2]);
+    t[2 * N - 1] = madc_hi(a[N - 1], a[N - 1], t[2 * N - 1]);
+    uint32_t pm[N], u[N + 1];
+#pragma unroll
+    for (int j = 0; j < N; j++) {
+        pm[j] = P::p(j);
+        u[j] = t[j];
+    }
+    u[N] = 0;
+#pragma unroll
+    for (int i = 0; i < N; i++) { // REDC(u): u + m p < 2^(32(N+1)) at every row
+        uint32_t m = u[0] * P::n0;
+        ptx_mul_add_row<N>(u, pm, m);
+#pragma unroll
+        for (int j = 0; j < N; j++)
+            u[j] = u[j + 1];
+        u[N] = 0;
+    }
+    uint32_t s[N];
+    s[0] = add_cc(u[0], t[N]);
+#pragma unroll
+    for (int j = 1; j < N - 1; j++)
+        s[j] = addc_cc(u[j], t[N + j]);
+    s[N - 1] = addc(u[N - 1], t[2 * N - 1]);
+    ptx_reduce<P>(r, s);
 }
 
 #undef CZ_D

@@ -66,6 +66,10 @@ static const switch_info TABLE[SW_COUNT] = {
                        "CUDA G2 MSM: PTX Fp arithmetic with the point operations inlined into "
                        "the kernels (off: portable Fp, point operations as calls)",
                        1, 0, 1, 0, 1},
+    [SW_GPU_PTX_SQR] = {"gpu_ptx_sqr", "CUZK_GPU_PTX_SQR",
+                        "CUDA MSM: Fp squarings as a dedicated PTX square (cross products once, "
+                        "then a Montgomery reduction) instead of a multiply (off: multiply)",
+                        1, 0, 1, 0, 1},
 };
 
 static _Atomic long values[SW_COUNT];

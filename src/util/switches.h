@@ -37,6 +37,7 @@ typedef enum {
     SW_GPU_H_BREV,         /* CUDA H step: pointwise stored bit-reversed, no permutation */
     SW_GPU_NTT_BLOCK,      /* CUDA NTT: up to 9 stages per pass in a thread block */
     SW_GPU_G2_PTX,         /* CUDA G2 MSM: PTX Fp, point operations inlined */
+    SW_GPU_PTX_SQR,        /* CUDA MSM: squarings by ptx_sqr instead of a multiply */
     SW_COUNT
 } switch_id;
 

@@ -155,18 +155,22 @@ static void check_field(cuda_ctx *c) {
     CHECK(cuda_field_mul_check(c, a, b, o, x, y, r, n, &e) == CUDA_OK);
     int bad = 0;
     for (size_t i = 0; i < n; i++) {
-        fp t;
+        fp t, q;
         fp_mul(&t, &a[i], &b[i]);
         fp_add(&t, &t, &a[i]);
         fp_sub(&t, &t, &b[i]);
-        fr u;
+        fp_sqr(&q, &a[i]);
+        fp_add(&t, &t, &q);
+        fr u, v;
         fr_mul(&u, &x[i], &y[i]);
         fr_add(&u, &u, &x[i]);
         fr_sub(&u, &u, &y[i]);
+        fr_sqr(&v, &x[i]);
+        fr_add(&u, &u, &v);
         bad += !fp_equal(&t, &o[i]) || !fr_equal(&u, &r[i]);
     }
     CHECK(bad == 0);
-    printf("gpu field: %zu Fp and Fr products: %s\n", n, bad ? "MISMATCH" : "equal");
+    printf("gpu field: %zu Fp and Fr products and squares: %s\n", n, bad ? "MISMATCH" : "equal");
     free(a), free(b), free(o), free(x), free(y), free(r);
 }
 
