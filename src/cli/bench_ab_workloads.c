@@ -203,11 +203,13 @@ static int porep_open(ab_workload *w, const char *name, uint64_t sector_size, co
         goto fail;
     }
     st->have_pvk = 1;
-    snprintf(w->desc, sizeof w->desc,
-             "%s: PoRep C2 of one sector (%s; %s), %u partition(s): public inputs, witness check, "
-             "synthesis, Groth16 prove (%s backend), verify; %u thread(s); parameters %.300s%s",
-             name, st->in.c1->proof->name, st->in.origin, st->in.c1->partitions, o->backend->name,
-             o->threads, params, st->lp.test_only ? " (TEST-ONLY)" : "");
+    snprintf(
+        w->desc, sizeof w->desc,
+        "%s: PoRep C2 of one %s sector (%s; %s), %u partition(s): public inputs, witness check, "
+        "synthesis, Groth16 prove (%s backend), verify; %u thread(s); parameters %.300s%s",
+        name, sector_size == 2048 ? "2 KiB" : "512 MiB", st->in.c1->proof->name, st->in.origin,
+        st->in.c1->partitions, o->backend->name, o->threads, params,
+        st->lp.test_only ? " (TEST-ONLY)" : "");
     w->state = st;
     w->run = porep_run;
     w->free = porep_free;
