@@ -35,14 +35,18 @@ typedef struct {
 } ab_workload;
 
 typedef struct {
-    const char *c1;         /* porep-2k: a C1 file instead of sealing one */
-    const char *params_dir; /* porep-2k: where its parameters are */
+    const char *c1;         /* porep-*: the C1 file (porep-2k: else sealed here) */
+    const char *params_dir; /* porep-*: where its parameters are */
     unsigned threads;
     const groth16_backend *backend; /* the prover: CPU or CUDA */
 } ab_options;
 
-/* "porep-2k" or "random:N[:SEED]".  0, or -1 with a message in err. */
+#define AB_WORKLOADS "porep-2k, porep-512m or random:N[:SEED]"
+
+/* One of AB_WORKLOADS.  0, or -1 with a message in err. */
 int ab_workload_open(ab_workload *w, const char *spec, const ab_options *o, char *err, size_t cap);
+/* 1 when spec names a workload (checked before anything is loaded). */
+int ab_workload_known(const char *spec);
 void ab_workload_close(ab_workload *w);
 
 #endif

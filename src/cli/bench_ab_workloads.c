@@ -156,8 +156,28 @@ static int porep_run(void *p, ab_phases *out, char *err, size_t cap) {
     return 0;
 }
 
-static int porep_open(ab_workload *w, const char *name, uint64_t sector_size, const ab_options *o,
-                      char *err, size_t cap) {
+/* The PoRep workloads: 2 KiB is sealed here when no --c1 is given (seconds);
+   larger sectors need one (sealing them takes minutes). */
+typedef struct {
+    const char *name, *size_text;
+    uint64_t sector_size;
+    int seal_here;
+} porep_kind;
+
+static const porep_kind POREP_KINDS[] = {
+    {"porep-2k", "2 KiB", 2048, 1},
+    {"porep-512m", "512 MiB", (uint64_t)512 << 20, 0},
+};
+
+static const porep_kind *porep_kind_find(const char *spec) {
+    for (size_t i = 0; i < sizeof POREP_KINDS / sizeof POREP_KINDS[0]; i++)
+        if (strcmp(spec, POREP_KINDS[i].name) == 0)
+            return &POREP_KINDS[i];
+    return NULL;
+}
+
+static int porep_open(ab_workload *w, const porep_kind *k, const ab_options *o, char *err,
+                      size_t cap) {
     porep_state *st = calloc(1, sizeof *st);
     if (!st) {
         snprintf(err, cap, "out of memory");
@@ -169,15 +189,15 @@ static int porep_open(ab_workload *w, const char *name, uint64_t sector_size, co
     porep_shape s;
     porep_params_expect e;
     memset(&e, 0, sizeof e);
-    if (sector_size != 2048 && !o->c1) {
-        snprintf(err, cap, "%s: give the sector's C1 output with --c1", name);
+    if (!k->seal_here && !o->c1) {
+        snprintf(err, cap, "%s: give the sector's C1 output with --c1", k->name);
         goto fail;
     }
     if (bench_porep_input_get(&st->in, o->c1, 1, err, cap))
         goto fail;
-    if (st->in.c1->proof->shape->sector_size != sector_size) {
-        snprintf(err, cap, "%s: %s is a %s C1, not of that sector size", name, st->in.origin,
-                 st->in.c1->proof->name);
+    if (st->in.c1->proof->shape->sector_size != k->sector_size) {
+        snprintf(err, cap, "%s: %s is a %s C1, not %s", k->name, st->in.origin,
+                 st->in.c1->proof->name, k->size_text);
         goto fail;
     }
     if (fc_graph_init_proof(&st->g, st->in.c1->proof)) {
@@ -207,9 +227,8 @@ static int porep_open(ab_workload *w, const char *name, uint64_t sector_size, co
         w->desc, sizeof w->desc,
         "%s: PoRep C2 of one %s sector (%s; %s), %u partition(s): public inputs, witness check, "
         "synthesis, Groth16 prove (%s backend), verify; %u thread(s); parameters %.300s%s",
-        name, sector_size == 2048 ? "2 KiB" : "512 MiB", st->in.c1->proof->name, st->in.origin,
-        st->in.c1->partitions, o->backend->name, o->threads, params,
-        st->lp.test_only ? " (TEST-ONLY)" : "");
+        k->name, k->size_text, st->in.c1->proof->name, st->in.origin, st->in.c1->partitions,
+        o->backend->name, o->threads, params, st->lp.test_only ? " (TEST-ONLY)" : "");
     w->state = st;
     w->run = porep_run;
     w->free = porep_free;
@@ -330,14 +349,17 @@ static int random_open(ab_workload *w, const char *spec, const ab_options *o, ch
 
 int ab_workload_open(ab_workload *w, const char *spec, const ab_options *o, char *err, size_t cap) {
     memset(w, 0, sizeof *w);
-    if (strcmp(spec, "porep-2k") == 0)
-        return porep_open(w, spec, 2048, o, err, cap);
-    if (strcmp(spec, "porep-512m") == 0)
-        return porep_open(w, spec, (uint64_t)512 << 20, o, err, cap);
+    const porep_kind *k = porep_kind_find(spec);
+    if (k)
+        return porep_open(w, k, o, err, cap);
     if (strncmp(spec, "random:", 7) == 0)
         return random_open(w, spec, o, err, cap);
-    snprintf(err, cap, "unknown workload \"%s\" (porep-2k, porep-512m or random:N[:SEED])", spec);
+    snprintf(err, cap, "unknown workload \"%s\" (%s)", spec, AB_WORKLOADS);
     return -1;
+}
+
+int ab_workload_known(const char *spec) {
+    return porep_kind_find(spec) != NULL || strncmp(spec, "random:", 7) == 0;
 }
 
 void ab_workload_close(ab_workload *w) {

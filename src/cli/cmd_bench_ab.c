@@ -25,9 +25,9 @@
 #endif
 
 static const char *const USAGE =
-    "cuzk bench ab --workload porep-2k|porep-512m|random:N[:SEED] --a K=V,... --b K=V,... [--runs "
-    "N] "
-    "[--warmup W] [--threads T] [--backend cpu|cuda] [--params-dir DIR] [--c1 FILE]\n"
+    "cuzk bench ab --workload porep-2k|porep-512m|random:N[:SEED] --a K=V,... --b K=V,...\n"
+    "       [--runs N] [--warmup W] [--threads T] [--backend cpu|cuda] [--params-dir DIR] "
+    "[--c1 FILE]\n"
     "       cuzk bench ab --list";
 
 static void list_switches(FILE *to) {
@@ -143,12 +143,8 @@ int cmd_bench_ab(int argc, char **argv) {
         fprintf(stderr, "cuzk bench ab: --workload, --a and --b are required\nusage: %s\n", USAGE);
         return 2;
     }
-    if (strcmp(workload, "porep-2k") != 0 && strcmp(workload, "porep-512m") != 0 &&
-        strncmp(workload, "random:", 7) != 0) {
-        fprintf(stderr,
-                "cuzk bench ab: unknown workload \"%s\" (porep-2k, porep-512m or "
-                "random:N[:SEED])\n",
-                workload);
+    if (!ab_workload_known(workload)) {
+        fprintf(stderr, "cuzk bench ab: unknown workload \"%s\" (%s)\n", workload, AB_WORKLOADS);
         return 2;
     }
     if (strcmp(backend, "cuda") == 0) {

@@ -604,7 +604,8 @@ static cuda_status msm_dev(cuda_ctx *c, xyzz<F> *out, const cuda_bases *bs, size
     if (ce == cudaSuccess)
         combine(out, wins, windows, groups, cw);
     delete[] wins;
-    CZ_TRY(ce);
+    if (ce != cudaSuccess)
+        return cz_cuda_fail(err, ce, "MSM window sums: download");
     float a = 0, b = 0, d = 0, e = 0;
     cudaEventElapsedTime(&a, c->ev[0], c->ev[1]);
     cudaEventElapsedTime(&b, c->ev[1], c->ev[2]);

@@ -221,7 +221,6 @@ static cuda_status get_tables(cuda_ctx *c, unsigned log_n, ntt_tables **out, cud
         delete t;
         return cz_cuda_fail(err, e, "NTT table upload");
     }
-    t->small = t->d + (size_t)T_COUNT * TSIZE;
     c->ntt[log_n] = t;
     *out = t;
     return CUDA_OK;

@@ -172,7 +172,7 @@ static const nb_launcher nb_table[2][NTT_BLOCK_MAX_K - 2] = {NB_ROW(false), NB_R
 void cz_ntt_block_pass(cuda_ctx *c, dfr *a, unsigned log_n, unsigned log_s, int k, bool dit,
                        bool inverse, const ntt_tables *t, const scale_op &pre,
                        const scale_op &post) {
-    const dfr *w512 = t->small + (inverse ? NTT_SMALL : 0);
+    const dfr *w512 = ntt_small_roots(t, inverse);
     const dfr *whi = t->d + (inverse ? T_WI_HI : T_W_HI) * TSIZE;
     const dfr *wlo = t->d + (inverse ? T_WI_LO : T_W_LO) * TSIZE;
     int ki = k < 3 ? 0 : k > NTT_BLOCK_MAX_K ? NTT_BLOCK_MAX_K - 3 : k - 3;

@@ -13,11 +13,15 @@
 enum { T_W_HI, T_W_LO, T_WI_HI, T_WI_LO, T_G_LO, T_GI_LO, T_G_HI, T_GN_HI, T_GIN_HI, T_COUNT };
 
 struct ntt_tables {
-    dfr *d;     // T_COUNT tables of TSIZE, then the small roots (forward, inverse)
-    dfr *small; // d + T_COUNT * TSIZE: 2 x NTT_SMALL
-    fr n_inv;   // 1/n
-    fr zinv;    // 1/(g^n - 1)
+    dfr *d;   // T_COUNT tables of TSIZE, then the small roots (forward, inverse)
+    fr n_inv; // 1/n
+    fr zinv;  // 1/(g^n - 1)
 };
+
+// The block passes' roots omega_1024^(+-i), i < 512, after the big tables.
+static inline const dfr *ntt_small_roots(const ntt_tables *t, bool inverse) {
+    return t->d + (size_t)T_COUNT * TSIZE + (inverse ? NTT_SMALL : 0);
+}
 
 struct scale_op {
     int mode; // 0 none, 1 multiply by c, 2 multiply by hi[e >> 14] lo[e & mask]
