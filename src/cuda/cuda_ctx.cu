@@ -338,22 +338,31 @@ __global__ void k_field_mul(const dfp *a, const dfp *b, dfp *o, const dfr *x, co
     size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
     if (i >= n)
         return;
-    // exercise add, sub and the PTX square too: o = a b + a - b + a^2
-    dfp t, q;
-    f_mul(t, a[i], b[i]);
-    f_add(t, t, a[i]);
-    f_sub(t, t, b[i]);
-    dfr u, v;
-    f_mul(u, x[i], y[i]);
-    f_add(u, u, x[i]);
-    f_sub(u, u, y[i]);
+    // exercise add, sub, both PTX multiplies and the PTX square:
+    // o = a b (ptx_mul) + a b (ptx_mul2) + a - b + a^2
+    dfp t, t2, q;
+    dfr u, u2, v;
 #if CZ_PTX
+    ptx_mul<fp_params>(t.v, a[i].v, b[i].v);
+    ptx_mul2<fp_params>(t2.v, a[i].v, b[i].v);
+    ptx_mul<fr_params>(u.v, x[i].v, y[i].v);
+    ptx_mul2<fr_params>(u2.v, x[i].v, y[i].v);
     ptx_sqr<fp_params>(q.v, a[i].v);
     ptx_sqr<fr_params>(v.v, x[i].v);
 #else
+    f_mul(t, a[i], b[i]);
+    t2 = t;
+    f_mul(u, x[i], y[i]);
+    u2 = u;
     f_mul(q, a[i], a[i]);
     f_mul(v, x[i], x[i]);
 #endif
+    f_add(t, t, t2);
+    f_add(t, t, a[i]);
+    f_sub(t, t, b[i]);
+    f_add(u, u, u2);
+    f_add(u, u, x[i]);
+    f_sub(u, u, y[i]);
     f_add(o[i], t, q);
     f_add(r[i], u, v);
 }

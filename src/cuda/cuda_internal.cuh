@@ -10,6 +10,10 @@
 #include "cuda/cuda_gpu.h"
 #include "cuda/curve.cuh"
 
+extern "C" {
+#include "util/switches.h"
+}
+
 // Grow-only device scratch buffer.
 struct dbuf {
     void *p = nullptr;
@@ -66,6 +70,19 @@ cuda_status cz_cuda_fail(cuda_error *err, cudaError_t e, const char *what);
         if (e_ != cudaSuccess)                  \
             return cz_cuda_fail(err, e_, what); \
     } while (0)
+
+// Copies the field switches into this translation unit's __constant__ copies
+// (field.cuh), queued on stream s: gpu_ptx_mul2 always, gpu_ptx_sqr where
+// `sqr` (the MSM; elsewhere squares stay multiplies).  Static, so each unit
+// sets its own copies.
+static inline cudaError_t cz_field_switches(cudaStream_t s, bool sqr) {
+    int mul2 = switch_get(SW_GPU_PTX_MUL2) ? 1 : 0, sq = sqr && switch_get(SW_GPU_PTX_SQR) ? 1 : 0;
+    cudaError_t e =
+        cudaMemcpyToSymbolAsync(cz_ptx_mul2_on, &mul2, sizeof mul2, 0, cudaMemcpyHostToDevice, s);
+    if (e == cudaSuccess)
+        e = cudaMemcpyToSymbolAsync(cz_ptx_sqr_on, &sq, sizeof sq, 0, cudaMemcpyHostToDevice, s);
+    return e;
+}
 
 // Ensures b holds at least `bytes` (contents not kept).
 cuda_status cz_reserve(dbuf &b, size_t bytes, cuda_error *err);

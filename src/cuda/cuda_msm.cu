@@ -454,9 +454,7 @@ static cuda_status msm_dev(cuda_ctx *c, xyzz<F> *out, const cuda_bases *bs, size
     }
     if (n >= 0x80000000u)
         return cz_fail(err, CUDA_ERR_ARG, "MSM of %zu scalars: at most 2^31 - 1", n);
-    int sqr_on = switch_get(SW_GPU_PTX_SQR) ? 1 : 0; // read per MSM (field.cuh)
-    CZ_TRY(cudaMemcpyToSymbolAsync(cz_ptx_sqr_on, &sqr_on, sizeof sqr_on, 0, cudaMemcpyHostToDevice,
-                                   c->stream));
+    CZ_TRY(cz_field_switches(c->stream, true)); // read per MSM (field.cuh)
     size_t need = 0;
     size_t words = (n + 63) / 64;
     cuda_status s;

@@ -178,3 +178,5 @@ void cz_ntt_block_pass(cuda_ctx *c, dfr *a, unsigned log_n, unsigned log_s, int 
     int ki = k < 3 ? 0 : k > NTT_BLOCK_MAX_K ? NTT_BLOCK_MAX_K - 3 : k - 3;
     nb_table[dit ? 1 : 0][ki](c, a, log_n, log_s, w512, whi, wlo, pre, post);
 }
+
+cudaError_t cz_ntt_block_switches(cuda_ctx *c) { return cz_field_switches(c->stream, false); }

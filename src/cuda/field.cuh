@@ -223,11 +223,27 @@ template <class P> CZ_HD void f_sub(field<P> &r, const field<P> &a, const field<
 #endif
         f_sub_c(r, a, b);
 }
+// Field switches on the device, one copy per translation unit (a static
+// __constant__): cz_field_switches (cuda_internal.cuh) sets a unit's copies
+// from gpu_ptx_sqr and gpu_ptx_mul2 before its kernels run; a unit that never
+// calls it keeps 0 (a multiply for squares; ptx_mul).
+static __constant__ int cz_ptx_sqr_on;
+static __constant__ int cz_ptx_mul2_on;
+
+// CUZK_PTX_MUL_FIXED (build time, for measuring what the switch costs): 1
+// compiles in ptx_mul alone, 2 ptx_mul2 alone, and gpu_ptx_mul2 is ignored.
 template <class P> CZ_HD void f_mul(field<P> &r, const field<P> &a, const field<P> &b) {
 #if CZ_PTX
-    if constexpr (P::ptx)
-        ptx_mul<P>(r.v, a.v, b.v);
-    else
+    if constexpr (P::ptx) {
+#if defined(CUZK_PTX_MUL_FIXED)
+        if constexpr (CUZK_PTX_MUL_FIXED == 2)
+#else
+        if (cz_ptx_mul2_on)
+#endif
+            ptx_mul2<P>(r.v, a.v, b.v);
+        else
+            ptx_mul<P>(r.v, a.v, b.v);
+    } else
 #endif
         f_mul_c(r, a, b);
 }
@@ -239,10 +255,6 @@ template <class P> CZ_HD void f_neg(field<P> &r, const field<P> &a) {
 }
 
 template <class P> CZ_HD void f_dbl(field<P> &r, const field<P> &a) { f_add(r, a, a); }
-
-// The PTX squaring (ptx_sqr) where this is 1: cuda_msm.cu sets its copy per
-// MSM from the gpu_ptx_sqr switch; every other translation unit keeps 0.
-static __constant__ int cz_ptx_sqr_on;
 
 template <class P> CZ_HD void f_sqr(field<P> &r, const field<P> &a) {
 #if CZ_PTX

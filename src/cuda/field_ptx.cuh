@@ -19,8 +19,10 @@
 #define CZ_PTX 0
 #endif
 
-#ifdef __CUDA_ARCH__
+#if defined(__CUDA_ARCH__)
+#define CZ_PTX_BODIES 1
 #define CZ_D __device__ __forceinline__
+#define CZ_PTX_UNROLL _Pragma("unroll")
 
 // One PTX instruction as a function: r = OP a, b (, c).
 #define CZ_ASM2(name, op)                                           \
@@ -41,6 +43,8 @@ CZ_ASM2(addc, "addc.u32")             // carry in
 CZ_ASM2(sub_cc, "sub.cc.u32")         // borrow out
 CZ_ASM2(subc_cc, "subc.cc.u32")       // borrow in and out
 CZ_ASM2(subc, "subc.u32")             // borrow in
+CZ_ASM2(mul_lo, "mul.lo.u32")         // lo(a b), no flag
+CZ_ASM2(mul_hi, "mul.hi.u32")         // hi(a b), no flag
 CZ_ASM3(mad_lo_cc, "mad.lo.cc.u32")   // lo(a b) + c, carry out
 CZ_ASM3(madc_lo_cc, "madc.lo.cc.u32") // lo(a b) + c + carry, carry out
 CZ_ASM3(madc_hi_cc, "madc.hi.cc.u32") // hi(a b) + c + carry, carry out
@@ -50,16 +54,53 @@ CZ_ASM3(mad_hi, "mad.hi.u32")         // hi(a b) + c
 #undef CZ_ASM2
 #undef CZ_ASM3
 
+#elif defined(CZ_PTX_EMULATE)
+// A host model of the same instructions with PTX's one carry flag, so that
+// tests/unit/cuda/ptx_model.cu runs these exact chains on the CPU against the
+// CPU field (a wrong limb index or a lost carry shows there, not on the GPU).
+#define CZ_PTX_BODIES 1
+#define CZ_D static inline
+#define CZ_PTX_UNROLL
+static uint32_t cz_emu_cf; // carry (add) or borrow (sub) flag
+CZ_D uint32_t cz_emu_set(uint64_t s) {
+    cz_emu_cf = (uint32_t)(s >> 32) & 1;
+    return (uint32_t)s;
+}
+CZ_D uint64_t cz_lo(uint32_t a, uint32_t b) { return (uint32_t)((uint64_t)a * b); }
+CZ_D uint64_t cz_hi(uint32_t a, uint32_t b) { return ((uint64_t)a * b) >> 32; }
+CZ_D uint32_t add_cc(uint32_t a, uint32_t b) { return cz_emu_set((uint64_t)a + b); }
+CZ_D uint32_t addc_cc(uint32_t a, uint32_t b) { return cz_emu_set((uint64_t)a + b + cz_emu_cf); }
+CZ_D uint32_t addc(uint32_t a, uint32_t b) { return (uint32_t)((uint64_t)a + b + cz_emu_cf); }
+CZ_D uint32_t sub_cc(uint32_t a, uint32_t b) { return cz_emu_set((uint64_t)a - b); }
+CZ_D uint32_t subc_cc(uint32_t a, uint32_t b) { return cz_emu_set((uint64_t)a - b - cz_emu_cf); }
+CZ_D uint32_t subc(uint32_t a, uint32_t b) { return (uint32_t)((uint64_t)a - b - cz_emu_cf); }
+CZ_D uint32_t mul_lo(uint32_t a, uint32_t b) { return (uint32_t)cz_lo(a, b); }
+CZ_D uint32_t mul_hi(uint32_t a, uint32_t b) { return (uint32_t)cz_hi(a, b); }
+CZ_D uint32_t mad_lo_cc(uint32_t a, uint32_t b, uint32_t c) { return cz_emu_set(cz_lo(a, b) + c); }
+CZ_D uint32_t madc_lo_cc(uint32_t a, uint32_t b, uint32_t c) {
+    return cz_emu_set(cz_lo(a, b) + c + cz_emu_cf);
+}
+CZ_D uint32_t madc_hi_cc(uint32_t a, uint32_t b, uint32_t c) {
+    return cz_emu_set(cz_hi(a, b) + c + cz_emu_cf);
+}
+CZ_D uint32_t madc_hi(uint32_t a, uint32_t b, uint32_t c) {
+    return (uint32_t)(cz_hi(a, b) + c + cz_emu_cf);
+}
+CZ_D uint32_t mad_hi_cc(uint32_t a, uint32_t b, uint32_t c) { return cz_emu_set(cz_hi(a, b) + c); }
+CZ_D uint32_t mad_hi(uint32_t a, uint32_t b, uint32_t c) { return (uint32_t)(cz_hi(a, b) + c); }
+#endif
+
+#ifdef CZ_PTX_BODIES
 // r = t - p when t >= p; t < 2p.
 template <class P> CZ_D void ptx_reduce(uint32_t *r, const uint32_t *t) {
     constexpr int N = P::N;
     uint32_t d[N];
     d[0] = sub_cc(t[0], P::p(0));
-#pragma unroll
+    CZ_PTX_UNROLL
     for (int i = 1; i < N; i++)
         d[i] = subc_cc(t[i], P::p(i));
     uint32_t borrow = subc(0, 0); // all ones when t < p
-#pragma unroll
+    CZ_PTX_UNROLL
     for (int i = 0; i < N; i++)
         r[i] = borrow ? t[i] : d[i];
 }
@@ -69,7 +110,7 @@ template <class P> CZ_D void ptx_add(uint32_t *r, const uint32_t *a, const uint3
     constexpr int N = P::N;
     uint32_t t[N];
     t[0] = add_cc(a[0], b[0]);
-#pragma unroll
+    CZ_PTX_UNROLL
     for (int i = 1; i < N - 1; i++)
         t[i] = addc_cc(a[i], b[i]);
     t[N - 1] = addc(a[N - 1], b[N - 1]);
@@ -80,12 +121,12 @@ template <class P> CZ_D void ptx_sub(uint32_t *r, const uint32_t *a, const uint3
     constexpr int N = P::N;
     uint32_t t[N];
     t[0] = sub_cc(a[0], b[0]);
-#pragma unroll
+    CZ_PTX_UNROLL
     for (int i = 1; i < N; i++)
         t[i] = subc_cc(a[i], b[i]);
     uint32_t mask = subc(0, 0); // all ones on borrow: add p back
     r[0] = add_cc(t[0], P::p(0) & mask);
-#pragma unroll
+    CZ_PTX_UNROLL
     for (int i = 1; i < N - 1; i++)
         r[i] = addc_cc(t[i], P::p(i) & mask);
     r[N - 1] = addc(t[N - 1], P::p(N - 1) & mask);
@@ -97,7 +138,7 @@ template <class P> CZ_D void ptx_sub(uint32_t *r, const uint32_t *a, const uint3
 template <int N> CZ_D void ptx_mul_add_row(uint32_t *t, const uint32_t *x, uint32_t y) {
     t[0] = mad_lo_cc(x[0], y, t[0]);
     t[1] = madc_hi_cc(x[0], y, t[1]);
-#pragma unroll
+    CZ_PTX_UNROLL
     for (int j = 2; j < N; j += 2) {
         t[j] = madc_lo_cc(x[j], y, t[j]);
         t[j + 1] = madc_hi_cc(x[j], y, t[j + 1]);
@@ -105,7 +146,7 @@ template <int N> CZ_D void ptx_mul_add_row(uint32_t *t, const uint32_t *x, uint3
     t[N] = addc(t[N], 0);
     t[1] = mad_lo_cc(x[1], y, t[1]);
     t[2] = madc_hi_cc(x[1], y, t[2]);
-#pragma unroll
+    CZ_PTX_UNROLL
     for (int j = 3; j < N - 1; j += 2) {
         t[j] = madc_lo_cc(x[j], y, t[j]);
         t[j + 1] = madc_hi_cc(x[j], y, t[j + 1]);
@@ -121,19 +162,19 @@ template <class P> CZ_D void ptx_mul(uint32_t *r, const uint32_t *a, const uint3
     constexpr int N = P::N;
     static_assert(N % 2 == 0 && N >= 4, "even limb count");
     uint32_t pm[N];
-#pragma unroll
+    CZ_PTX_UNROLL
     for (int j = 0; j < N; j++)
         pm[j] = P::p(j);
     uint32_t t[N + 1];
-#pragma unroll
+    CZ_PTX_UNROLL
     for (int j = 0; j <= N; j++)
         t[j] = 0;
-#pragma unroll
+    CZ_PTX_UNROLL
     for (int i = 0; i < N; i++) {
         ptx_mul_add_row<N>(t, a, b[i]);
         uint32_t m = t[0] * P::n0;
         ptx_mul_add_row<N>(t, pm, m); // t[0] becomes 0
-#pragma unroll
+        CZ_PTX_UNROLL
         for (int j = 0; j < N; j++)
             t[j] = t[j + 1];
         t[N] = 0;
@@ -141,11 +182,118 @@ template <class P> CZ_D void ptx_mul(uint32_t *r, const uint32_t *a, const uint3
     ptx_reduce<P>(r, t);
 }
 
+// Fr's modulus ends in 2^64 - 2^32 + 1 (32-bit limbs 1, 2^32 - 1) and
+// -p^-1 = -1 mod 2^32: in a row of REDC, m = -e0 (e0 = E[0]), so
+// lo(1 m) = m, hi(1 m) = 0, lo((2^32 - 1) m) = -m = e0 and
+// hi((2^32 - 1) m) = m - [m != 0]: four multiply-adds become adds, which run
+// on the integer ALU while the multiplier is the bottleneck.
+template <class P> struct ptx_p_low_special {
+    static constexpr bool value = P::p(0) == 1u && P::p(1) == 0xffffffffu && P::n0 == 0xffffffffu;
+};
+
+// The reduction half of a row of ptx_mul2: m from position 0 (only E holds
+// it), then m p added to E by the even limbs of p and to O by the odd ones.
+// E[0] becomes 0.  O has no carry out: O 2^32 <= T < 2^(32(N+1)).
+template <class P, bool SPECIAL> CZ_D void ptx_mul2_redc(uint32_t *E, uint32_t *O) {
+    constexpr int N = P::N;
+    constexpr bool sp = SPECIAL && ptx_p_low_special<P>::value;
+    const uint32_t e0 = E[0], m = sp ? 0u - e0 : e0 * P::n0;
+    const uint32_t h1 = e0 ? ~e0 : 0u; // sp: hi((2^32 - 1) m) = m - 1, or 0 when m = 0
+    if constexpr (sp) {
+        E[0] = add_cc(e0, m); // 0, carry e0 != 0
+        E[1] = addc_cc(E[1], 0);
+    } else {
+        E[0] = mad_lo_cc(P::p(0), m, e0);
+        E[1] = madc_hi_cc(P::p(0), m, E[1]);
+    }
+    CZ_PTX_UNROLL
+    for (int j = 2; j < N; j += 2) {
+        E[j] = madc_lo_cc(P::p(j), m, E[j]);
+        E[j + 1] = madc_hi_cc(P::p(j), m, E[j + 1]);
+    }
+    E[N] = addc(E[N], 0);
+    if constexpr (sp) {
+        O[0] = add_cc(O[0], e0);
+        O[1] = addc_cc(O[1], h1);
+    } else {
+        O[0] = mad_lo_cc(P::p(1), m, O[0]);
+        O[1] = madc_hi_cc(P::p(1), m, O[1]);
+    }
+    CZ_PTX_UNROLL
+    for (int j = 3; j < N - 1; j += 2) {
+        O[j - 1] = madc_lo_cc(P::p(j), m, O[j - 1]);
+        O[j] = madc_hi_cc(P::p(j), m, O[j]);
+    }
+    O[N - 2] = madc_lo_cc(P::p(N - 1), m, O[N - 2]);
+    O[N - 1] = madc_hi(P::p(N - 1), m, O[N - 1]);
+}
+
+// Montgomery r = a b / 2^(32N) mod p, CIOS with the running value T split
+// in two accumulators, T = E + O 2^32: E (N + 1 limbs from position 0) takes
+// the products of the even limbs, O (N limbs from position 1) those of the
+// odd limbs.  The two carry chains of each half row share no register, so
+// ptxas can run them side by side, where ptx_mul's single accumulator makes
+// every chain wait on the one before.  Row 0 is plain products (no carries).
+// Between rows, T / 2^32 = E[1..N] + O[0..N-1] (both now from position 0):
+// the new O is E[2..N] (from position 1), the new E is O plus E[1], whose
+// carry enters the new O's chain.  Bounds as ptx_mul: T < 2^(32(N+1)).
+template <class P, bool SPECIAL = true>
+CZ_D void ptx_mul2(uint32_t *r, const uint32_t *a, const uint32_t *b) {
+    constexpr int N = P::N;
+    static_assert(N % 2 == 0 && N >= 4, "even limb count");
+    uint32_t E[N + 1], O[N];
+    CZ_PTX_UNROLL
+    for (int j = 0; j < N; j += 2) {
+        E[j] = mul_lo(a[j], b[0]);
+        E[j + 1] = mul_hi(a[j], b[0]);
+        O[j] = mul_lo(a[j + 1], b[0]);
+        O[j + 1] = mul_hi(a[j + 1], b[0]);
+    }
+    E[N] = 0;
+    ptx_mul2_redc<P, SPECIAL>(E, O);
+    CZ_PTX_UNROLL
+    for (int i = 1; i < N; i++) {
+        uint32_t bi = b[i], e[N + 1], o[N];
+        e[0] = add_cc(O[0], E[1]); // position 0; its carry goes to position 1
+        o[0] = madc_lo_cc(a[1], bi, E[2]);
+        o[1] = madc_hi_cc(a[1], bi, E[3]);
+        CZ_PTX_UNROLL
+        for (int j = 3; j < N - 1; j += 2) {
+            o[j - 1] = madc_lo_cc(a[j], bi, E[j + 1]);
+            o[j] = madc_hi_cc(a[j], bi, E[j + 2]);
+        }
+        o[N - 2] = madc_lo_cc(a[N - 1], bi, E[N]);
+        o[N - 1] = madc_hi(a[N - 1], bi, 0);
+        e[0] = mad_lo_cc(a[0], bi, e[0]);
+        e[1] = madc_hi_cc(a[0], bi, O[1]);
+        CZ_PTX_UNROLL
+        for (int j = 2; j < N; j += 2) {
+            e[j] = madc_lo_cc(a[j], bi, O[j]);
+            e[j + 1] = madc_hi_cc(a[j], bi, O[j + 1]);
+        }
+        e[N] = addc(0, 0);
+        CZ_PTX_UNROLL
+        for (int j = 0; j < N; j++) {
+            E[j] = e[j];
+            O[j] = o[j];
+        }
+        E[N] = e[N];
+        ptx_mul2_redc<P, SPECIAL>(E, O);
+    }
+    uint32_t s[N]; // T / 2^32 < 2p < 2^(32N): no carry out
+    s[0] = add_cc(E[1], O[0]);
+    CZ_PTX_UNROLL
+    for (int j = 1; j < N - 1; j++)
+        s[j] = addc_cc(E[j + 1], O[j]);
+    s[N - 1] = addc(E[N], O[N - 1]);
+    ptx_reduce<P>(r, s);
+}
+
 // t[0..L] += x[0..L-1] y where t[L] is 0 on entry, so the sum fits in L + 1
 // limbs: the low halves in one carry chain, the high halves in another.
 template <int L> CZ_D void ptx_row_top0(uint32_t *t, const uint32_t *x, uint32_t y) {
     t[0] = mad_lo_cc(x[0], y, t[0]);
-#pragma unroll
+    CZ_PTX_UNROLL
     for (int j = 1; j < L; j++)
         t[j] = madc_lo_cc(x[j], y, t[j]);
     t[L] = addc(t[L], 0);
@@ -153,7 +301,7 @@ template <int L> CZ_D void ptx_row_top0(uint32_t *t, const uint32_t *x, uint32_t
         t[1] = mad_hi(x[0], y, t[1]);
     } else {
         t[1] = mad_hi_cc(x[0], y, t[1]);
-#pragma unroll
+        CZ_PTX_UNROLL
         for (int j = 1; j < L - 1; j++)
             t[j + 1] = madc_hi_cc(x[j], y, t[j + 1]);
         t[L] = madc_hi(x[L - 1], y, t[L]);
@@ -177,18 +325,18 @@ template <int N, int I> CZ_D void ptx_cross_rows(uint32_t *t, const uint32_t *a)
 template <class P> CZ_D void ptx_sqr(uint32_t *r, const uint32_t *a) {
     constexpr int N = P::N;
     uint32_t t[2 * N];
-#pragma unroll
+    CZ_PTX_UNROLL
     for (int j = 0; j < 2 * N; j++)
         t[j] = 0;
     ptx_cross_rows<N, 0>(t, a);
     t[1] = add_cc(t[1], t[1]); // doubled; t[2N-1] was 0
-#pragma unroll
+    CZ_PTX_UNROLL
     for (int j = 2; j < 2 * N - 1; j++)
         t[j] = addc_cc(t[j], t[j]);
     t[2 * N - 1] = addc(0, 0);
     t[0] = mad_lo_cc(a[0], a[0], t[0]); // the diagonal, one chain
     t[1] = madc_hi_cc(a[0], a[0], t[1]);
-#pragma unroll
+    CZ_PTX_UNROLL
     for (int i = 1; i < N - 1; i++) {
         t[2 * i] = madc_lo_cc(a[i], a[i], t[2 * i]);
         t[2 * i + 1] = madc_hi_cc(a[i], a[i], t[2 * i + 1]);
@@ -196,24 +344,24 @@ template <class P> CZ_D void ptx_sqr(uint32_t *r, const uint32_t *a) {
     t[2 * N - 2] = madc_lo_cc(a[N - 1], a[N - 1], t[2 * N - 2]);
     t[2 * N - 1] = madc_hi(a[N - 1], a[N - 1], t[2 * N - 1]);
     uint32_t pm[N], u[N + 1];
-#pragma unroll
+    CZ_PTX_UNROLL
     for (int j = 0; j < N; j++) {
         pm[j] = P::p(j);
         u[j] = t[j];
     }
     u[N] = 0;
-#pragma unroll
+    CZ_PTX_UNROLL
     for (int i = 0; i < N; i++) { // REDC(u): u + m p < 2^(32(N+1)) at every row
         uint32_t m = u[0] * P::n0;
         ptx_mul_add_row<N>(u, pm, m);
-#pragma unroll
+        CZ_PTX_UNROLL
         for (int j = 0; j < N; j++)
             u[j] = u[j + 1];
         u[N] = 0;
     }
     uint32_t s[N];
     s[0] = add_cc(u[0], t[N]);
-#pragma unroll
+    CZ_PTX_UNROLL
     for (int j = 1; j < N - 1; j++)
         s[j] = addc_cc(u[j], t[N + j]);
     s[N - 1] = addc(u[N - 1], t[2 * N - 1]);
@@ -221,6 +369,8 @@ template <class P> CZ_D void ptx_sqr(uint32_t *r, const uint32_t *a) {
 }
 
 #undef CZ_D
-#endif // __CUDA_ARCH__
+#undef CZ_PTX_UNROLL
+#undef CZ_PTX_BODIES
+#endif // CZ_PTX_BODIES
 
 #endif

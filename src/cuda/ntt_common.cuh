@@ -80,5 +80,7 @@ static __device__ __forceinline__ void apply_scale(dfr &x, const scale_op &sc, u
 void cz_ntt_block_pass(cuda_ctx *c, dfr *a, unsigned log_n, unsigned log_s, int k, bool dit,
                        bool inverse, const ntt_tables *t, const scale_op &pre,
                        const scale_op &post);
+// The field switches (field.cuh) into the block passes' translation unit.
+cudaError_t cz_ntt_block_switches(cuda_ctx *c);
 
 #endif

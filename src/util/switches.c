@@ -68,8 +68,14 @@ static const switch_info TABLE[SW_COUNT] = {
                        1, 0, 1, 0, 1},
     [SW_GPU_PTX_SQR] = {"gpu_ptx_sqr", "CUZK_GPU_PTX_SQR",
                         "CUDA MSM: Fp squarings as a dedicated PTX square (cross products once, "
-                        "then a Montgomery reduction) instead of a multiply (off: multiply)",
-                        1, 0, 1, 0, 1},
+                        "then a one-accumulator Montgomery reduction) instead of a multiply (off: "
+                        "multiply; faster since gpu_ptx_mul2)",
+                        0, 0, 1, 0, 1},
+    [SW_GPU_PTX_MUL2] = {"gpu_ptx_mul2", "CUZK_GPU_PTX_MUL2",
+                         "CUDA MSM and NTT: Fp and Fr multiplies with the running value in two "
+                         "accumulators, so the carry chains of a row are independent, and Fr's "
+                         "low limbs (1, 2^32 - 1) reduced by adds (off: one accumulator, ptx_mul)",
+                         1, 0, 1, 0, 1},
 };
 
 static _Atomic long values[SW_COUNT];

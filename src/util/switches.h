@@ -38,6 +38,7 @@ typedef enum {
     SW_GPU_NTT_BLOCK,      /* CUDA NTT: up to 9 stages per pass in a thread block */
     SW_GPU_G2_PTX,         /* CUDA G2 MSM: PTX Fp, point operations inlined */
     SW_GPU_PTX_SQR,        /* CUDA MSM: squarings by ptx_sqr instead of a multiply */
+    SW_GPU_PTX_MUL2,       /* CUDA MSM and NTT: ptx_mul2 (two accumulators) for multiplies */
     SW_COUNT
 } switch_id;
 

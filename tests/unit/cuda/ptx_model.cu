@@ -1,0 +1,94 @@
+// The device's PTX field arithmetic (field_ptx.cuh) run on the CPU through a
+// model of the PTX instructions and their carry flag (CZ_PTX_EMULATE), against
+// the CPU field: every multiply and square variant, on random elements, the
+// edge limbs and inputs built so that the top limbs' carries are taken.  It
+// needs no GPU, so CI checks the limb logic of the kernels' arithmetic.
+#define CZ_PTX_EMULATE 1
+#include "cuda/field.cuh"
+
+extern "C" {
+#include "field_rand.h"
+}
+
+namespace {
+
+// The PTX flavours of one product, each compared with the CPU's: returns the
+// number of mismatches.
+template <class P, class C>
+int compare(const C &a, const C &b, void (*cpu_mul)(C *, const C *, const C *),
+            void (*cpu_sqr)(C *, const C *)) {
+    static_assert(sizeof(C) == sizeof(field<P>), "same bytes on both sides");
+    field<P> x, y, r1, r2, r3, r4;
+    memcpy(&x, &a, sizeof x);
+    memcpy(&y, &b, sizeof y);
+    ptx_mul<P>(r1.v, x.v, y.v);
+    ptx_mul2<P, true>(r2.v, x.v, y.v);  // with Fr's special low limbs
+    ptx_mul2<P, false>(r4.v, x.v, y.v); // without
+    ptx_sqr<P>(r3.v, x.v);
+    C want, sq;
+    cpu_mul(&want, &a, &b);
+    cpu_sqr(&sq, &a);
+    return (memcmp(&r1, &want, sizeof want) != 0) + (memcmp(&r2, &want, sizeof want) != 0) +
+           (memcmp(&r4, &want, sizeof want) != 0) + (memcmp(&r3, &sq, sizeof sq) != 0);
+}
+
+// a's top 32-bit limb x odd and small, b's lower limbs -1/x mod 2^32: the low
+// half of a_top b_i is 2^32 - 1 in every row, so the chains' carries reach
+// the top limbs.  Both stay below p (their top limbs are small).
+template <class C> void carry_stress(C &a, C &b, int limbs) {
+    static_assert(sizeof(C) <= 64, "limb buffers");
+    uint32_t x[16], y[16];
+    memcpy(x, &a, sizeof a);
+    memcpy(y, &b, sizeof b);
+    uint32_t t = (x[limbs - 1] & 0x00fffffeu) | 1u, inv = t;
+    for (int k = 0; k < 5; k++) // Newton: inv = t^-1 mod 2^32
+        inv *= 2u - t * inv;
+    x[limbs - 1] = t;
+    for (int i = 0; i < limbs - 1; i++)
+        y[i] = 0u - inv;
+    y[limbs - 1] &= 0x00ffffffu;
+    memcpy(&a, x, sizeof a);
+    memcpy(&b, y, sizeof b);
+}
+
+// The element whose low limb is v and the others 0 (raw, not Montgomery).
+template <class C> C raw_small(uint32_t v) {
+    C r;
+    memset(&r, 0, sizeof r);
+    memcpy(&r, &v, sizeof v);
+    return r;
+}
+
+template <class P, class C>
+void run(const char *name, C (*rnd)(), void (*cpu_mul)(C *, const C *, const C *),
+         void (*cpu_sqr)(C *, const C *), void (*neg)(C *, const C *), int n) {
+    int bad = 0, cases = 0;
+    C raw1 = raw_small<C>(1), raw2 = raw_small<C>(2), edges[6];
+    memset(&edges[0], 0, sizeof(C)); // 0
+    edges[1] = raw1;
+    edges[2] = raw2;
+    neg(&edges[3], &raw1); // p - 1
+    neg(&edges[4], &raw2); // p - 2
+    edges[5] = rnd();
+    for (int i = 0; i < 6; i++)
+        for (int j = 0; j < 6; j++, cases++)
+            bad += compare<P>(edges[i], edges[j], cpu_mul, cpu_sqr);
+    for (int k = 0; k < n; k++, cases += 2) {
+        C a = rnd(), b = rnd();
+        bad += compare<P>(a, b, cpu_mul, cpu_sqr);
+        carry_stress(a, b, P::N);
+        bad += compare<P>(a, b, cpu_mul, cpu_sqr);
+    }
+    CHECK(bad == 0);
+    printf("%s: %d products and squares, four PTX variants each: %d mismatches\n", name, cases,
+           bad);
+}
+
+} // namespace
+
+int main() {
+    check_seed("cuda_ptx_model");
+    run<fp_params, fp>("Fp", rand_fp, fp_mul, fp_sqr, fp_neg, 20000);
+    run<fr_params, fr>("Fr", rand_fr, fr_mul, fr_sqr, fr_neg, 20000);
+    return check_finish();
+}
