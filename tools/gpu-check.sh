@@ -21,21 +21,25 @@ export PATH="$PATH:/usr/local/cuda/bin"
     nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv
     nvcc --version | tail -1
 } >"$out/machine.txt" 2>&1
-# Binaries built here by `tools/gpu-prepare.sh --build` (carried as
+# Binaries built here by `tools/gpu-prepare.sh --build [NAME...]` (carried as
 # .device/carry/bin.tgz) replace the device build: the same nvcc, sm_90.
+# `prebuilt NAME...` takes the named ones (all three no longer fit one carry);
+# it fails, so the caller builds on the device, when one of them is missing.
 prebuilt() {
     if [ -f .device/carry/bin.tgz ]; then # fresh each call: a warm machine keeps old files
         rm -rf .device/bin && tar xzf .device/carry/bin.tgz -C .device || return 1
     fi
-    [ -x .device/bin/cuzk ] || return 1
-    mkdir -p build-gpu && cp .device/bin/cuzk .device/bin/cuzk_gpu_check .device/bin/bench_cuda build-gpu/ &&
-        cp .device/bin/ptxas.txt "$out/build.txt" && echo "using the binaries of .device/bin"
+    local b
+    for b in "$@"; do [ -x ".device/bin/$b" ] || return 1; done
+    mkdir -p build-gpu && for b in "$@"; do cp ".device/bin/$b" build-gpu/ || return 1; done
+    cp .device/bin/ptxas.txt "$out/build.txt" 2>/dev/null
+    echo "using $* from .device/bin"
 }
 if [ "${1:-}" = porep ]; then
     # PoRep C2 2 KiB on the GPU: seal, TEST-ONLY setup, prove with the CPU and
     # the CUDA backends with the same fixed r, s (--rs-seed): the proofs must be
     # byte-identical and verify; then fresh-randomness GPU proofs verify too.
-    prebuilt || { cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+    prebuilt cuzk || { cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
         -DCMAKE_C_FLAGS=-w -DCUZK_JANSSON_ROOT="$PWD/.device/jansson" \
         -DCUZK_CRYPTO_ROOT="$PWD/.device/crypto" >"$out/build.txt" 2>&1 &&
         cmake --build build-gpu -j"$(nproc)" --target cuzk >>"$out/build.txt" 2>&1; } ||
@@ -91,7 +95,7 @@ if [ "${1:-}" = porep ]; then
         timeout 100 $c bench ab --workload porep-2k --c1 $d/s/c1.json --params-dir $d/p \
             --backend cuda --a "$1" --b "$2" --runs 4 2>&1 | tee -a $out/ab_upload.txt | tail -16
     done
-    { [ -x build-gpu/cuzk_gpu_check ] ||
+    { [ -x build-gpu/cuzk_gpu_check ] || cp .device/bin/cuzk_gpu_check build-gpu/ 2>/dev/null ||
         cmake --build build-gpu -j"$(nproc)" --target cuzk_gpu_check >>"$out/build.txt" 2>&1; } &&
         timeout 120 build-gpu/cuzk_gpu_check 12 12 >$out/gpu_check_small.txt 2>&1
     grep -E "MISMATCH|DIFFERENT|resident|passed" $out/gpu_check_small.txt
@@ -103,7 +107,7 @@ if [ "${1:-}" = porep512 ]; then
     # development machine, `cuzk seal --sector-size 512MiB`) or sealed here;
     # TEST-ONLY setup; CPU and CUDA proofs with the same r, s byte-identical and
     # verified; then warm CUDA proofs (bench ab: B_G2 on the CPU vs the GPU).
-    prebuilt || exit 1
+    prebuilt cuzk || exit 1
     c=build-gpu/cuzk d=/tmp/porep512 c1=.device/carry/c1-512m.json
     mkdir -p $d
     if [ ! -f $c1 ]; then
@@ -132,7 +136,7 @@ if [ "${1:-}" = cuda ]; then
     export PATH="$PATH:/usr/local/cuda/bin"
     nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.sm --format=csv >"$out/machine.txt" 2>&1
     t0=$(date +%s)
-    prebuilt || { cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+    prebuilt cuzk cuzk_gpu_check bench_cuda || { cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
         -DCMAKE_CUDA_FLAGS="-Xptxas=-v" -DCMAKE_C_FLAGS=-w \
         -DCUZK_JANSSON_ROOT="$PWD/.device/jansson" -DCUZK_CRYPTO_ROOT="$PWD/.device/crypto" >"$out/build.txt" 2>&1 &&
         cmake --build build-gpu -j"$(nproc)" --target cuzk cuzk_gpu_check bench_cuda >>"$out/build.txt" 2>&1; } ||

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Copies this machine's static jansson into .device/jansson (git-ignored), to be
 # carried to the GPU machine, which has no Debian -dev packages.
-#   tools/gpu-prepare.sh --build: also builds cuzk, cuzk_gpu_check and
-#   bench_cuda here for sm_90 (build-dev, no daemon, static jansson and
-#   libcrypto) into .device/bin, so a device call can skip its ~200 s build
-#   and packs them into .device/carry/bin.tgz: carry [".device/carry"] to the
-#   device; tools/gpu-check.sh unpacks and uses them (same nvcc 13.0).
+#   tools/gpu-prepare.sh --build [NAME...]: also builds cuzk, cuzk_gpu_check
+#   and bench_cuda (or the NAMEs given) here for sm_90 (build-dev, no daemon,
+#   static jansson and libcrypto) into .device/bin, so a device call can skip
+#   its ~200 s build, and packs them into .device/carry/bin.tgz: carry
+#   [".device/carry"] to the device; tools/gpu-check.sh unpacks and uses them
+#   (same nvcc 13.0).  Each binary holds the whole CUDA code (~31 MB), so all
+#   three outgrow the device's 64 MiB carry: name the ones a call needs
+#   (porep modes: cuzk; cuda mode: all three, or it builds there).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 dst="$root/.device/jansson"
@@ -26,13 +29,20 @@ echo "prepared $dst"
 cmake -S "$root" -B "$root/build-dev" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
     -DCUZK_DAEMON=OFF -DCMAKE_CUDA_FLAGS=-Xptxas=-v -DCUZK_JANSSON_ROOT="$root/.device/jansson" \
     -DCUZK_CRYPTO_ROOT="$root/.device/crypto" >/dev/null
-cmake --build "$root/build-dev" -j"$(nproc)" --target cuzk cuzk_gpu_check bench_cuda \
+shift
+names=("$@")
+[ ${#names[@]} -gt 0 ] || names=(cuzk cuzk_gpu_check bench_cuda)
+cmake --build "$root/build-dev" -j"$(nproc)" --target "${names[@]}" \
     >"$root/.device/build.txt" 2>&1 || { grep -E "error" "$root/.device/build.txt" | head; exit 1; }
-mkdir -p "$root/.device/bin"
-cp "$root"/build-dev/{cuzk,cuzk_gpu_check,bench_cuda} "$root/.device/bin/"
-strip "$root"/.device/bin/{cuzk,cuzk_gpu_check,bench_cuda} # the 64 MiB carry limit
+rm -rf "$root/.device/bin" && mkdir -p "$root/.device/bin"
+for n in "${names[@]}"; do
+    cp "$root/build-dev/$n" "$root/.device/bin/"
+    strip "$root/.device/bin/$n" # the 64 MiB carry limit
+done
 grep -E "Compiling entry|registers|spill" "$root/.device/build.txt" >"$root/.device/bin/ptxas.txt" || true
-# carried compressed: the three binaries outgrow the 64 MiB carry limit
 mkdir -p "$root/.device/carry"
 tar czf "$root/.device/carry/bin.tgz" -C "$root/.device" bin
+size=$(stat -c %s "$root/.device/carry/bin.tgz")
+[ "$size" -lt $((60 << 20)) ] ||
+    echo "warning: bin.tgz is $((size >> 20)) MiB: with the rest of .device/carry it may pass the device's 64 MiB carry; name fewer binaries"
 echo "prepared $root/.device/bin ($(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet || echo +changes))"
