@@ -33,6 +33,11 @@ extern "C" {
 
 #define KEY_NONE 0xffffffffu // an empty slot in a partial list
 
+// G2's coordinate field over the PTX Fp with the multiply fixed (gpu_g2_ptx;
+// gpu_ptx_mul2 picks which).
+typedef fp2_t<dfp_m1> g2f_m1;
+typedef fp2_t<dfp_m2> g2f_m2;
+
 // 16-byte vector copies for the 32/96/192/384-byte records.
 template <class T> static __device__ __forceinline__ T ldv(const T *p) {
     static_assert(sizeof(T) % 16 == 0, "record size");
@@ -370,8 +375,17 @@ static void combine(g2x *out, const g2x *w, unsigned windows, unsigned groups, u
                            g2_jac_add_vartime);
 }
 
-// G2 over the PTX Fp: the same bytes as over the portable Fp.
-static void combine(g2xx *out, const g2xx *w, unsigned windows, unsigned groups, unsigned c) {
+// The kernels' Fp with the multiply fixed (dfp_m1, dfp_m2) and G2 over it:
+// the same bytes as g1x and g2x.
+template <int M>
+static void combine(xyzz<field<fp_params_m<M>>> *out, const xyzz<field<fp_params_m<M>>> *w,
+                    unsigned windows, unsigned groups, unsigned c) {
+    combine((g1x *)out, (const g1x *)w, windows, groups, c);
+}
+template <int M>
+static void combine(xyzz<fp2_t<field<fp_params_m<M>>>> *out,
+                    const xyzz<fp2_t<field<fp_params_m<M>>>> *w, unsigned windows, unsigned groups,
+                    unsigned c) {
     combine((g2x *)out, (const g2x *)w, windows, groups, c);
 }
 
@@ -624,7 +638,11 @@ cuda_status cz_msm_g1_dev(cuda_ctx *c, g1x *out, const cuda_bases *b, size_t fir
                           unsigned window, int fast, cuda_msm_stats *st, cuda_error *err) {
     if (b->g2)
         return cz_fail(err, CUDA_ERR_ARG, "G1 MSM given G2 bases");
-    return msm_dev<dfp>(c, out, b, first, dev_scalars, mont, density, n, window, fast, st, err);
+    if (switch_get(SW_GPU_PTX_MUL2))
+        return msm_dev<dfp_m2>(c, (xyzz<dfp_m2> *)out, b, first, dev_scalars, mont, density, n,
+                               window, fast, st, err);
+    return msm_dev<dfp_m1>(c, (xyzz<dfp_m1> *)out, b, first, dev_scalars, mont, density, n, window,
+                           fast, st, err);
 }
 
 cuda_status cz_msm_g2_dev(cuda_ctx *c, g2x *out, const cuda_bases *b, size_t first,
@@ -632,9 +650,12 @@ cuda_status cz_msm_g2_dev(cuda_ctx *c, g2x *out, const cuda_bases *b, size_t fir
                           unsigned window, int fast, cuda_msm_stats *st, cuda_error *err) {
     if (!b->g2)
         return cz_fail(err, CUDA_ERR_ARG, "G2 MSM given G1 bases");
+    if (switch_get(SW_GPU_G2_PTX) && switch_get(SW_GPU_PTX_MUL2))
+        return msm_dev<g2f_m2>(c, (xyzz<g2f_m2> *)out, b, first, dev_scalars, mont, density, n,
+                               window, fast, st, err);
     if (switch_get(SW_GPU_G2_PTX))
-        return msm_dev<dfp2x>(c, (g2xx *)out, b, first, dev_scalars, mont, density, n, window, fast,
-                              st, err);
+        return msm_dev<g2f_m1>(c, (xyzz<g2f_m1> *)out, b, first, dev_scalars, mont, density, n,
+                               window, fast, st, err);
     return msm_dev<dfp2>(c, out, b, first, dev_scalars, mont, density, n, window, fast, st, err);
 }
 
@@ -699,7 +720,13 @@ extern "C" cuda_msm_config cuda_msm_config_default(void) {
     return c;
 }
 
-static void g2xx_to_jac(g2_jac *out, const g2xx *p) { cz_g2x_to_jac(out, (const g2x *)p); }
+// XYZZ over the kernels' field types (the same bytes) to the CPU's Jacobian.
+template <class F> static void g1_to_jac(g1_jac *out, const xyzz<F> *p) {
+    cz_g1x_to_jac(out, (const g1x *)p);
+}
+template <class F> static void g2_to_jac(g2_jac *out, const xyzz<F> *p) {
+    cz_g2x_to_jac(out, (const g2x *)p);
+}
 
 template <class F, class J>
 static cuda_status msm_host(cuda_ctx *c, J *out, const cuda_bases *b, size_t first,
@@ -747,8 +774,11 @@ extern "C" cuda_status cuda_msm_g1(cuda_ctx *c, g1_jac *out, const cuda_bases *b
                                    cuda_error *err) {
     if (b && b->g2)
         return cz_fail(err, CUDA_ERR_ARG, "G1 MSM given G2 bases");
-    return msm_host<dfp, g1_jac>(c, out, b, first, scalars, density, n, cfg, st, err,
-                                 cz_g1x_to_jac);
+    if (switch_get(SW_GPU_PTX_MUL2))
+        return msm_host<dfp_m2, g1_jac>(c, out, b, first, scalars, density, n, cfg, st, err,
+                                        g1_to_jac<dfp_m2>);
+    return msm_host<dfp_m1, g1_jac>(c, out, b, first, scalars, density, n, cfg, st, err,
+                                    g1_to_jac<dfp_m1>);
 }
 
 extern "C" cuda_status cuda_msm_g2(cuda_ctx *c, g2_jac *out, const cuda_bases *b, size_t first,
@@ -757,9 +787,12 @@ extern "C" cuda_status cuda_msm_g2(cuda_ctx *c, g2_jac *out, const cuda_bases *b
                                    cuda_error *err) {
     if (b && !b->g2)
         return cz_fail(err, CUDA_ERR_ARG, "G2 MSM given G1 bases");
+    if (switch_get(SW_GPU_G2_PTX) && switch_get(SW_GPU_PTX_MUL2))
+        return msm_host<g2f_m2, g2_jac>(c, out, b, first, scalars, density, n, cfg, st, err,
+                                        g2_to_jac<g2f_m2>);
     if (switch_get(SW_GPU_G2_PTX))
-        return msm_host<dfp2x, g2_jac>(c, out, b, first, scalars, density, n, cfg, st, err,
-                                       g2xx_to_jac);
+        return msm_host<g2f_m1, g2_jac>(c, out, b, first, scalars, density, n, cfg, st, err,
+                                        g2_to_jac<g2f_m1>);
     return msm_host<dfp2, g2_jac>(c, out, b, first, scalars, density, n, cfg, st, err,
                                   cz_g2x_to_jac);
 }

@@ -228,15 +228,14 @@ static cuda_status get_tables(cuda_ctx *c, unsigned log_n, ntt_tables **out, cud
 
 // The tables for a domain of 2^log_n, refusing sizes outside [2^1, 2^max]
 // with a message naming `what`; every entry point starts here, so this also
-// brings the field switches (gpu_ptx_mul2) into this unit's and the block
-// passes' kernels.
+// brings the field switches (gpu_ptx_mul2) into this unit's kernels (the
+// block passes pick a kernel by the switch instead).
 static cuda_status tables_for(cuda_ctx *c, unsigned log_n, const char *what, ntt_tables **out,
                               cuda_error *err) {
     if (log_n < 1 || log_n > CUDA_NTT_MAX_LOG_N)
         return cz_fail(err, CUDA_ERR_ARG, "%s 2^%u outside [2^1, 2^%d]", what, log_n,
                        CUDA_NTT_MAX_LOG_N);
     CZ_TRY(cz_field_switches(c->stream, false));
-    CZ_TRY(cz_ntt_block_switches(c));
     return get_tables(c, log_n, out, err);
 }
 

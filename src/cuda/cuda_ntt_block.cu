@@ -55,7 +55,8 @@ static __device__ __forceinline__ uint32_t nb_pos(uint32_t tt, int ls, int j) {
 
 // The stages of one round on x[8]; w512[i] = omega_1024^i.  The stage of
 // distance d (half-size h = d 2^ls) uses omega_2h^(lo + 2^ls (j mod d)).
-template <bool DIT>
+// M: the multiply (f_mul_v), fixed per kernel.
+template <bool DIT, int M>
 static __device__ __forceinline__ void nb_stages(dfr (&x)[8], int ls, int nst, uint32_t lo,
                                                  const dfr *w512) {
     CZ_UNROLL
@@ -73,14 +74,14 @@ static __device__ __forceinline__ void nb_stages(dfr (&x)[8], int ls, int nst, u
             dfr u = x[j], v = x[j + d];
             if (DIT) {
                 if (!trivial)
-                    f_mul(v, v, w);
+                    f_mul_v<M>(v, v, w);
                 f_add(x[j], u, v);
                 f_sub(x[j + d], u, v);
             } else {
                 f_add(x[j], u, v);
                 f_sub(u, u, v);
                 if (!trivial)
-                    f_mul(u, u, w);
+                    f_mul_v<M>(u, u, w);
                 x[j + d] = u;
             }
         }
@@ -88,15 +89,16 @@ static __device__ __forceinline__ void nb_stages(dfr (&x)[8], int ls, int nst, u
 }
 
 // omega_N^(c brev_k(p)) from the two-level table of omega_n (N = 2^(log_s+k)).
+template <int M>
 static __device__ __forceinline__ void nb_column_twiddle(dfr &x, uint32_t c, uint32_t p, int k,
                                                          unsigned log_n, unsigned log_s,
                                                          const dfr *whi, const dfr *wlo) {
     uint32_t e = (c * (__brev(p) >> (32 - k))) << (log_n - log_s - k);
-    dfr f = table_pow(whi, wlo, e);
-    f_mul(x, x, f);
+    dfr f = table_pow<M>(whi, wlo, e);
+    f_mul_v<M>(x, x, f);
 }
 
-template <int K, bool DIT>
+template <int K, bool DIT, int M>
 __global__ void __launch_bounds__(NB_THREADS)
     k_ntt_block(dfr *a, unsigned log_n, unsigned log_s, const dfr *w512, const dfr *whi,
                 const dfr *wlo, scale_op pre, scale_op post) {
@@ -117,9 +119,9 @@ __global__ void __launch_bounds__(NB_THREADS)
         uint32_t p = nb_pos(tt, R::ls(r_first), j);
         x[j] = ld(a + base + (p << log_s));
         if (pre.mode)
-            apply_scale(x[j], pre, base + (p << log_s), log_n);
+            apply_scale<M>(x[j], pre, base + (p << log_s), log_n);
         if (DIT && c)
-            nb_column_twiddle(x[j], c, p, K, log_n, log_s, whi, wlo);
+            nb_column_twiddle<M>(x[j], c, p, K, log_n, log_s, whi, wlo);
     }
     CZ_UNROLL
     for (int i = 0; i < R::rounds; i++) {
@@ -135,38 +137,41 @@ __global__ void __launch_bounds__(NB_THREADS)
             for (int j = 0; j < 8; j++)
                 x[j] = sh_get(sh, slot0 + nb_pos(tt, R::ls(r), j));
         }
-        nb_stages<DIT>(x, R::ls(r), R::nst(r), tt & ((1u << R::ls(r)) - 1), w512);
+        nb_stages<DIT, M>(x, R::ls(r), R::nst(r), tt & ((1u << R::ls(r)) - 1), w512);
     }
     const int r_last = DIT ? 0 : R::rounds - 1;
     CZ_UNROLL
     for (int j = 0; j < 8; j++) {
         uint32_t p = nb_pos(tt, R::ls(r_last), j);
         if (!DIT && c)
-            nb_column_twiddle(x[j], c, p, K, log_n, log_s, whi, wlo);
+            nb_column_twiddle<M>(x[j], c, p, K, log_n, log_s, whi, wlo);
         if (post.mode)
-            apply_scale(x[j], post, base + (p << log_s), log_n);
+            apply_scale<M>(x[j], post, base + (p << log_s), log_n);
         st(a + base + (p << log_s), x[j]);
     }
 }
 
-template <int K, bool DIT>
+template <int K, bool DIT, int M>
 static void nb_launch(cuda_ctx *c, dfr *a, unsigned log_n, unsigned log_s, const dfr *w512,
                       const dfr *whi, const dfr *wlo, const scale_op &pre, const scale_op &post) {
     uint32_t threads = 1u << (log_n - 3);
     unsigned block = threads < NB_THREADS ? threads : NB_THREADS;
-    k_ntt_block<K, DIT>
+    k_ntt_block<K, DIT, M>
         <<<threads / block, block, 0, c->stream>>>(a, log_n, log_s, w512, whi, wlo, pre, post);
 }
 
 typedef void (*nb_launcher)(cuda_ctx *, dfr *, unsigned, unsigned, const dfr *, const dfr *,
                             const dfr *, const scale_op &, const scale_op &);
 
-#define NB_ROW(D)                                                                            \
-    {                                                                                        \
-        nb_launch<3, D>, nb_launch<4, D>, nb_launch<5, D>, nb_launch<6, D>, nb_launch<7, D>, \
-            nb_launch<8, D>, nb_launch<9, D>                                                 \
+// [multiply: ptx_mul, ptx_mul2][DIF, DIT][k - 3]: the gpu_ptx_mul2 switch picks
+// a kernel, so each kernel holds one multiply.
+#define NB_ROW(D, M)                                                                    \
+    {                                                                                   \
+        nb_launch<3, D, M>, nb_launch<4, D, M>, nb_launch<5, D, M>, nb_launch<6, D, M>, \
+            nb_launch<7, D, M>, nb_launch<8, D, M>, nb_launch<9, D, M>                  \
     }
-static const nb_launcher nb_table[2][NTT_BLOCK_MAX_K - 2] = {NB_ROW(false), NB_ROW(true)};
+static const nb_launcher nb_table[2][2][NTT_BLOCK_MAX_K - 2] = {
+    {NB_ROW(false, 1), NB_ROW(true, 1)}, {NB_ROW(false, 2), NB_ROW(true, 2)}};
 #undef NB_ROW
 
 void cz_ntt_block_pass(cuda_ctx *c, dfr *a, unsigned log_n, unsigned log_s, int k, bool dit,
@@ -176,7 +181,6 @@ void cz_ntt_block_pass(cuda_ctx *c, dfr *a, unsigned log_n, unsigned log_s, int 
     const dfr *whi = t->d + (inverse ? T_WI_HI : T_W_HI) * TSIZE;
     const dfr *wlo = t->d + (inverse ? T_WI_LO : T_W_LO) * TSIZE;
     int ki = k < 3 ? 0 : k > NTT_BLOCK_MAX_K ? NTT_BLOCK_MAX_K - 3 : k - 3;
-    nb_table[dit ? 1 : 0][ki](c, a, log_n, log_s, w512, whi, wlo, pre, post);
+    int mi = switch_get(SW_GPU_PTX_MUL2) ? 1 : 0;
+    nb_table[mi][dit ? 1 : 0][ki](c, a, log_n, log_s, w512, whi, wlo, pre, post);
 }
-
-cudaError_t cz_ntt_block_switches(cuda_ctx *c) { return cz_field_switches(c->stream, false); }

@@ -172,7 +172,8 @@ template <class F> CZ_HD void x_add_body(xyzz<F> &p, const xyzz<F> &q) {
 
 template <class F> CZ_HDN void x_add(xyzz<F> &p, const xyzz<F> &q) { x_add_body(p, q); }
 
-// The kernels' entry points: G1 and G2 over the PTX Fp (dfp2x) inlined, so
+// The kernels' entry points: G1 and G2 over the PTX Fp (dfp, dfp2x and the
+// MSM's fixed-multiply dfp_m1, dfp_m2 and their Fp2) inlined, so
 // their operands stay in registers (or spill) and no call carries the PTX
 // arithmetic (field.cuh says why); G2 over the portable Fp (dfp2) as calls,
 // the other side of the gpu_g2_ptx switch.

@@ -49,7 +49,9 @@
 // Limb i of the modulus; with unrolled loops these fold to immediates.
 struct fp_params {
     static constexpr int N = 12;
-    static constexpr bool ptx = true;           // PTX carry chains on the device (field_ptx.cuh)
+    static constexpr bool ptx = true; // PTX carry chains on the device (field_ptx.cuh)
+    static constexpr int mul =
+        0; // the PTX multiply: 0 by gpu_ptx_mul2 per call, 1 ptx_mul, 2 ptx_mul2
     static constexpr uint32_t n0 = 0xfffcfffdu; // -p^-1 mod 2^32
     static CZ_HD constexpr uint32_t p(int i) {
         constexpr uint32_t m[12] = CZ_FP_P;
@@ -63,6 +65,7 @@ struct fp_params {
 struct fr_params {
     static constexpr int N = 8;
     static constexpr bool ptx = true;
+    static constexpr int mul = 0;
     static constexpr uint32_t n0 = 0xffffffffu;
     static CZ_HD constexpr uint32_t p(int i) {
         constexpr uint32_t m[8] = CZ_FR_P;
@@ -89,6 +92,13 @@ struct fp_params_c : fp_params {
     static constexpr bool ptx = false;
 };
 typedef field<fp_params_c> dfpc;
+
+// Fp with the PTX multiply fixed at compile time (1: ptx_mul, 2: ptx_mul2):
+// the MSM instantiates its kernels over both and picks by gpu_ptx_mul2, so a
+// kernel holds one multiply, not both at every site.  Same bytes as dfp.
+template <int M> struct fp_params_m : fp_params { static constexpr int mul = M; };
+typedef field<fp_params_m<1>> dfp_m1;
+typedef field<fp_params_m<2>> dfp_m2;
 
 template <class P> CZ_HD void f_zero(field<P> &r) {
     CZ_UNROLL
@@ -234,7 +244,11 @@ static __constant__ int cz_ptx_mul2_on;
 // compiles in ptx_mul alone, 2 ptx_mul2 alone, and gpu_ptx_mul2 is ignored.
 template <class P> CZ_HD void f_mul(field<P> &r, const field<P> &a, const field<P> &b) {
 #if CZ_PTX
-    if constexpr (P::ptx) {
+    if constexpr (P::ptx && P::mul == 2) {
+        ptx_mul2<P>(r.v, a.v, b.v);
+    } else if constexpr (P::ptx && P::mul == 1) {
+        ptx_mul<P>(r.v, a.v, b.v);
+    } else if constexpr (P::ptx) {
 #if defined(CUZK_PTX_MUL_FIXED)
         if constexpr (CUZK_PTX_MUL_FIXED == 2)
 #else
@@ -246,6 +260,23 @@ template <class P> CZ_HD void f_mul(field<P> &r, const field<P> &a, const field<
     } else
 #endif
         f_mul_c(r, a, b);
+}
+
+// A multiply fixed at compile time, for kernels instantiated once per variant
+// with the switch read per launch: the per-multiply branch of f_mul holds both
+// variants at every site and costs 3-10 % (PERFORMANCE.md).  M = 1: ptx_mul,
+// 2: ptx_mul2, 0: f_mul.
+template <int M, class P> CZ_HD void f_mul_v(field<P> &r, const field<P> &a, const field<P> &b) {
+#if CZ_PTX
+    if constexpr (P::ptx && M == 2) {
+        ptx_mul2<P>(r.v, a.v, b.v);
+        return;
+    } else if constexpr (P::ptx && M == 1) {
+        ptx_mul<P>(r.v, a.v, b.v);
+        return;
+    }
+#endif
+    f_mul(r, a, b);
 }
 
 template <class P> CZ_HD void f_neg(field<P> &r, const field<P> &a) {

@@ -56,20 +56,23 @@ static __device__ __forceinline__ void st(dfr *p, const dfr &r) {
     q[1] = make_uint4(r.v[4], r.v[5], r.v[6], r.v[7]);
 }
 
+// M: the multiply (f_mul_v); the block passes fix it per kernel.
+template <int M = 0>
 static __device__ __forceinline__ dfr table_pow(const dfr *hi, const dfr *lo, uint32_t e) {
     dfr r;
-    f_mul(r, ldg(hi + (e >> TLOG)), ldg(lo + (e & (TSIZE - 1))));
+    f_mul_v<M>(r, ldg(hi + (e >> TLOG)), ldg(lo + (e & (TSIZE - 1))));
     return r;
 }
 
+template <int M = 0>
 static __device__ __forceinline__ void apply_scale(dfr &x, const scale_op &sc, uint32_t pos,
                                                    unsigned log_n) {
     if (sc.mode == 1) {
-        f_mul(x, x, sc.c);
+        f_mul_v<M>(x, x, sc.c);
     } else if (sc.mode == 2) {
         uint32_t e = sc.brev ? (__brev(pos) >> (32 - log_n)) : pos;
-        dfr f = table_pow(sc.hi, sc.lo, e);
-        f_mul(x, x, f);
+        dfr f = table_pow<M>(sc.hi, sc.lo, e);
+        f_mul_v<M>(x, x, f);
     }
 }
 
@@ -80,7 +83,5 @@ static __device__ __forceinline__ void apply_scale(dfr &x, const scale_op &sc, u
 void cz_ntt_block_pass(cuda_ctx *c, dfr *a, unsigned log_n, unsigned log_s, int k, bool dit,
                        bool inverse, const ntt_tables *t, const scale_op &pre,
                        const scale_op &post);
-// The field switches (field.cuh) into the block passes' translation unit.
-cudaError_t cz_ntt_block_switches(cuda_ctx *c);
 
 #endif
