@@ -50,8 +50,8 @@
 struct fp_params {
     static constexpr int N = 12;
     static constexpr bool ptx = true; // PTX carry chains on the device (field_ptx.cuh)
-    static constexpr int mul =
-        0; // the PTX multiply: 0 by gpu_ptx_mul2 per call, 1 ptx_mul, 2 ptx_mul2
+    // the PTX multiply: 0 by gpu_ptx_mul2 per call, 1 ptx_mul, 2 ptx_mul2
+    static constexpr int mul = 0;
     static constexpr uint32_t n0 = 0xfffcfffdu; // -p^-1 mod 2^32
     static CZ_HD constexpr uint32_t p(int i) {
         constexpr uint32_t m[12] = CZ_FP_P;
