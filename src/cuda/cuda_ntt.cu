@@ -158,6 +158,13 @@ static void fill_pow_table(fr *lo, fr *hi, const fr *b, const fr *c) {
     }
 }
 
+// x[j] = b^j, j < n.
+static void fill_pow_table_n(fr *x, size_t n, const fr *b) {
+    fr_set_one(&x[0]);
+    for (size_t j = 1; j < n; j++)
+        fr_mul(&x[j], &x[j - 1], b);
+}
+
 void cz_ntt_tables_free(cuda_ctx *c) {
     for (int i = 0; i <= CUDA_NTT_MAX_LOG_N; i++) {
         if (c->ntt[i]) {
@@ -173,7 +180,9 @@ static cuda_status get_tables(cuda_ctx *c, unsigned log_n, ntt_tables **out, cud
         *out = c->ntt[log_n];
         return CUDA_OK;
     }
-    size_t bytes = ((size_t)T_COUNT * TSIZE + 2 * NTT_SMALL) * sizeof(fr);
+    unsigned full_log = log_n < NTT_FULL_LOG ? log_n : NTT_FULL_LOG;
+    size_t full = (size_t)1 << full_log;
+    size_t bytes = ((size_t)T_COUNT * TSIZE + 2 * NTT_SMALL + 2 * full) * sizeof(fr);
     fr *h = (fr *)malloc(bytes);
     if (!h)
         return cz_fail(err, CUDA_ERR_NO_MEMORY, "out of host memory for NTT tables");
@@ -200,12 +209,18 @@ static cuda_status get_tables(cuda_ctx *c, unsigned log_n, ntt_tables **out, cud
         fr_mul(&small[i], &small[i - 1], &w10);
         fr_mul(&small[NTT_SMALL + i], &small[NTT_SMALL + i - 1], &w10i);
     }
+    fr wf, wfi; // omega_(2^F) and its inverse: the full tables
+    fr_root_of_unity(&wf, full_log);
+    fr_inv(&wfi, &wf);
+    fill_pow_table_n(small + 2 * NTT_SMALL, full, &wf);
+    fill_pow_table_n(small + 2 * NTT_SMALL + full, full, &wfi);
     ntt_tables *t = new (std::nothrow) ntt_tables();
     if (!t) {
         free(h);
         return cz_fail(err, CUDA_ERR_NO_MEMORY, "out of host memory for NTT tables");
     }
     t->n_inv = ninv;
+    t->full_log = full_log;
     // zinv = 1 / (g^n - 1)
     uint64_t nexp = (uint64_t)1 << log_n;
     fr z;

@@ -2,35 +2,37 @@
 // 2^27 transform is three passes over memory instead of nine.
 //
 // A pass with stride S runs k stages on every sub-transform of M = 2^k
-// elements {g N + c + S p : p < M} (N = S M, column c < S).  64 threads or
-// fewer hold a sub-transform, eight elements each, and do its stages as
-// radix-8 rounds in registers, exchanging through shared memory between
-// rounds.  The twiddles are split the "six-step" way: inside a pass every
-// butterfly uses a root of order <= M (a 512-entry table, no multiply to
-// form it), and the column's share omega_N^(c brev(p)) multiplies each
-// element once, after the stages (DIF) or before them (DIT).  The values
-// between passes are those of the radix-2 transform, so any pass plan gives
-// the same result.
+// elements {g N + c + S p : p < M} (N = S M, column c < S).  Threads hold
+// 2^E elements each (E = gpu_ntt_round, 1 to 3, 2 by default: fewer
+// elements, fewer registers and more resident warps, but more exchanges)
+// and do the stages as radix-2^E rounds in registers, exchanging through
+// shared memory between rounds.  The twiddles are split the "six-step" way: inside a pass every
+// butterfly uses a root of order <= M (a 512-entry table, no multiply to form it), and the column's
+// share omega_N^(c brev(p)) multiplies each element once, after the stages (DIF) or before them
+// (DIT).  It comes from the full root table when N <= 2^F (one load; gpu_ntt_tw_full), else from
+// the two-level table (two loads and a multiply).  The values between passes are those of the
+// radix-2 transform, so any pass plan gives the same result.
 #include "cuda/ntt_common.cuh"
 
-#define NB_THREADS 128
-#define NB_SLOTS (NB_THREADS * 8)
+// Threads per block: a block holds whole sub-transforms, 2^(9 - E) threads
+// each at k = 9.
+template <int E> struct nb_block { static constexpr int threads = E == 1 ? 256 : 128; };
 #define NB_PAD(s) ((s) + ((s) >> 3)) // spreads the strided exchanges over the banks
 
 // Shared-memory exchange: limb-major, so a warp's accesses to consecutive
 // slots fall in distinct banks.
-struct nb_shared {
-    uint32_t w[8][NB_PAD(NB_SLOTS)];
-};
+template <int E> struct nb_shared { uint32_t w[8][NB_PAD(nb_block<E>::threads << E)]; };
 
-static __device__ __forceinline__ void sh_put(nb_shared &s, uint32_t slot, const dfr &x) {
+template <int E>
+static __device__ __forceinline__ void sh_put(nb_shared<E> &s, uint32_t slot, const dfr &x) {
     uint32_t q = NB_PAD(slot);
     CZ_UNROLL
     for (int l = 0; l < 8; l++)
         s.w[l][q] = x.v[l];
 }
 
-static __device__ __forceinline__ dfr sh_get(const nb_shared &s, uint32_t slot) {
+template <int E>
+static __device__ __forceinline__ dfr sh_get(const nb_shared<E> &s, uint32_t slot) {
     uint32_t q = NB_PAD(slot);
     dfr x;
     CZ_UNROLL
@@ -40,31 +42,30 @@ static __device__ __forceinline__ dfr sh_get(const nb_shared &s, uint32_t slot) 
 }
 
 // Round r of a k-stage pass (DIF order: round 0 has the largest stages) works
-// on sub-blocks of 2^a elements, a = k - 3r; with ls = max(a - 3, 0) a thread
-// tt holds p(j) = (tt >> ls) 2^(ls+3) + (tt mod 2^ls) + j 2^ls, j < 8.
-template <int K> struct nb_round {
-    static constexpr int rounds = (K + 2) / 3;
-    static __device__ __forceinline__ int a(int r) { return K - 3 * r; }
-    static __device__ __forceinline__ int ls(int r) { return K - 3 * r > 3 ? K - 3 * r - 3 : 0; }
-    static __device__ __forceinline__ int nst(int r) { return K - 3 * r < 3 ? K - 3 * r : 3; }
+// on sub-blocks of 2^a elements, a = k - E r; with ls = max(a - E, 0) a thread
+// tt holds p(j) = (tt >> ls) 2^(ls+E) + (tt mod 2^ls) + j 2^ls, j < 2^E.
+template <int K, int E> struct nb_round {
+    static constexpr int rounds = (K + E - 1) / E;
+    static __device__ __forceinline__ int ls(int r) { return K - E * r > E ? K - E * r - E : 0; }
+    static __device__ __forceinline__ int nst(int r) { return K - E * r < E ? K - E * r : E; }
 };
 
-static __device__ __forceinline__ uint32_t nb_pos(uint32_t tt, int ls, int j) {
-    return ((tt >> ls) << (ls + 3)) + (tt & ((1u << ls) - 1)) + ((uint32_t)j << ls);
+template <int E> static __device__ __forceinline__ uint32_t nb_pos(uint32_t tt, int ls, int j) {
+    return ((tt >> ls) << (ls + E)) + (tt & ((1u << ls) - 1)) + ((uint32_t)j << ls);
 }
 
-// The stages of one round on x[8]; w512[i] = omega_1024^i.  The stage of
+// The stages of one round on x[2^E]; w512[i] = omega_1024^i.  The stage of
 // distance d (half-size h = d 2^ls) uses omega_2h^(lo + 2^ls (j mod d)).
 // M: the multiply (f_mul_v), fixed per kernel.
-template <bool DIT, int M>
-static __device__ __forceinline__ void nb_stages(dfr (&x)[8], int ls, int nst, uint32_t lo,
+template <bool DIT, int M, int E>
+static __device__ __forceinline__ void nb_stages(dfr (&x)[1 << E], int ls, int nst, uint32_t lo,
                                                  const dfr *w512) {
     CZ_UNROLL
     for (int q = 0; q < nst; q++) {
         const int ld = DIT ? q : nst - 1 - q;
         const int d = 1 << ld;
         CZ_UNROLL
-        for (int j = 0; j < 8; j++) {
+        for (int j = 0; j < (1 << E); j++) {
             if (j & d)
                 continue;
             const bool trivial = ls == 0 && (j & (d - 1)) == 0; // omega^0
@@ -88,40 +89,52 @@ static __device__ __forceinline__ void nb_stages(dfr (&x)[8], int ls, int nst, u
     }
 }
 
-// omega_N^(c brev_k(p)) from the two-level table of omega_n (N = 2^(log_s+k)).
+// x *= omega_N^(c brev_k(p)), N = 2^(log_s+k): one load from the full table
+// (wfull: omega_(2^full_log)^i) when N <= 2^full_log, else two from the
+// two-level table of omega_n and a multiply.
 template <int M>
-static __device__ __forceinline__ void nb_column_twiddle(dfr &x, uint32_t c, uint32_t p, int k,
-                                                         unsigned log_n, unsigned log_s,
-                                                         const dfr *whi, const dfr *wlo) {
-    uint32_t e = (c * (__brev(p) >> (32 - k))) << (log_n - log_s - k);
-    dfr f = table_pow<M>(whi, wlo, e);
+static __device__ __forceinline__ void
+nb_column_twiddle(dfr &x, uint32_t c, uint32_t p, int k, unsigned log_n, unsigned log_s,
+                  const dfr *whi, const dfr *wlo, const dfr *wfull, unsigned full_log) {
+    uint32_t e = c * (__brev(p) >> (32 - k));
+    dfr f;
+    if (wfull && log_s + k <= full_log)
+        f = ldg(wfull + (e << (full_log - log_s - k)));
+    else
+        f = table_pow<M>(whi, wlo, e << (log_n - log_s - k));
     f_mul_v<M>(x, x, f);
 }
 
-template <int K, bool DIT, int M>
-__global__ void __launch_bounds__(NB_THREADS)
+// Registers: E = 3 holds 64 for its 8 elements and takes 115-170 (3 or 4
+// blocks per SM); E = 2 is asked to fit 6 blocks of 128 (80 registers), E = 1
+// 4 blocks of 256 (64).
+template <int K, bool DIT, int M, int E>
+__global__ void __launch_bounds__(nb_block<E>::threads, E == 3   ? 1
+                                                        : E == 2 ? 6
+                                                                 : 4)
     k_ntt_block(dfr *a, unsigned log_n, unsigned log_s, const dfr *w512, const dfr *whi,
-                const dfr *wlo, scale_op pre, scale_op post) {
-    __shared__ nb_shared sh;
-    typedef nb_round<K> R;
+                const dfr *wlo, const dfr *wfull, unsigned full_log, scale_op pre, scale_op post) {
+    __shared__ nb_shared<E> sh;
+    typedef nb_round<K, E> R;
+    constexpr int EL = 1 << E;
     const uint32_t gt = blockIdx.x * blockDim.x + threadIdx.x;
-    const uint32_t tt = gt & ((1u << (K - 3)) - 1);
-    const uint32_t sub = gt >> (K - 3);
+    const uint32_t tt = gt & ((1u << (K - E)) - 1);
+    const uint32_t sub = gt >> (K - E);
     const uint32_t c = sub & ((1u << log_s) - 1);
     const uint32_t base = ((sub >> log_s) << (log_s + K)) + c;
-    const uint32_t slot0 = (threadIdx.x >> (K - 3)) << K; // this sub-transform in sh
-    dfr x[8];
+    const uint32_t slot0 = (threadIdx.x >> (K - E)) << K; // this sub-transform in sh
+    dfr x[EL];
 
     // global loads in the first round's positions
     const int r_first = DIT ? R::rounds - 1 : 0;
     CZ_UNROLL
-    for (int j = 0; j < 8; j++) {
-        uint32_t p = nb_pos(tt, R::ls(r_first), j);
+    for (int j = 0; j < EL; j++) {
+        uint32_t p = nb_pos<E>(tt, R::ls(r_first), j);
         x[j] = ld(a + base + (p << log_s));
         if (pre.mode)
             apply_scale<M>(x[j], pre, base + (p << log_s), log_n);
         if (DIT && c)
-            nb_column_twiddle<M>(x[j], c, p, K, log_n, log_s, whi, wlo);
+            nb_column_twiddle<M>(x[j], c, p, K, log_n, log_s, whi, wlo, wfull, full_log);
     }
     CZ_UNROLL
     for (int i = 0; i < R::rounds; i++) {
@@ -130,48 +143,54 @@ __global__ void __launch_bounds__(NB_THREADS)
             const int rp = DIT ? r + 1 : r - 1;
             __syncthreads(); // the previous exchange's reads are done
             CZ_UNROLL
-            for (int j = 0; j < 8; j++)
-                sh_put(sh, slot0 + nb_pos(tt, R::ls(rp), j), x[j]);
+            for (int j = 0; j < EL; j++)
+                sh_put(sh, slot0 + nb_pos<E>(tt, R::ls(rp), j), x[j]);
             __syncthreads();
             CZ_UNROLL
-            for (int j = 0; j < 8; j++)
-                x[j] = sh_get(sh, slot0 + nb_pos(tt, R::ls(r), j));
+            for (int j = 0; j < EL; j++)
+                x[j] = sh_get(sh, slot0 + nb_pos<E>(tt, R::ls(r), j));
         }
-        nb_stages<DIT, M>(x, R::ls(r), R::nst(r), tt & ((1u << R::ls(r)) - 1), w512);
+        nb_stages<DIT, M, E>(x, R::ls(r), R::nst(r), tt & ((1u << R::ls(r)) - 1), w512);
     }
     const int r_last = DIT ? 0 : R::rounds - 1;
     CZ_UNROLL
-    for (int j = 0; j < 8; j++) {
-        uint32_t p = nb_pos(tt, R::ls(r_last), j);
+    for (int j = 0; j < EL; j++) {
+        uint32_t p = nb_pos<E>(tt, R::ls(r_last), j);
         if (!DIT && c)
-            nb_column_twiddle<M>(x[j], c, p, K, log_n, log_s, whi, wlo);
+            nb_column_twiddle<M>(x[j], c, p, K, log_n, log_s, whi, wlo, wfull, full_log);
         if (post.mode)
             apply_scale<M>(x[j], post, base + (p << log_s), log_n);
         st(a + base + (p << log_s), x[j]);
     }
 }
 
-template <int K, bool DIT, int M>
+template <int K, bool DIT, int M, int E>
 static void nb_launch(cuda_ctx *c, dfr *a, unsigned log_n, unsigned log_s, const dfr *w512,
-                      const dfr *whi, const dfr *wlo, const scale_op &pre, const scale_op &post) {
-    uint32_t threads = 1u << (log_n - 3);
-    unsigned block = threads < NB_THREADS ? threads : NB_THREADS;
-    k_ntt_block<K, DIT, M>
-        <<<threads / block, block, 0, c->stream>>>(a, log_n, log_s, w512, whi, wlo, pre, post);
+                      const dfr *whi, const dfr *wlo, const dfr *wfull, unsigned full_log,
+                      const scale_op &pre, const scale_op &post) {
+    uint32_t threads = 1u << (log_n - E);
+    unsigned block = threads < nb_block<E>::threads ? threads : nb_block<E>::threads;
+    k_ntt_block<K, DIT, M, E><<<threads / block, block, 0, c->stream>>>(
+        a, log_n, log_s, w512, whi, wlo, wfull, full_log, pre, post);
 }
 
 typedef void (*nb_launcher)(cuda_ctx *, dfr *, unsigned, unsigned, const dfr *, const dfr *,
-                            const dfr *, const scale_op &, const scale_op &);
+                            const dfr *, const dfr *, unsigned, const scale_op &, const scale_op &);
 
-// [multiply: ptx_mul, ptx_mul2][DIF, DIT][k - 3]: the gpu_ptx_mul2 switch picks
-// a kernel, so each kernel holds one multiply.
-#define NB_ROW(D, M)                                                                    \
-    {                                                                                   \
-        nb_launch<3, D, M>, nb_launch<4, D, M>, nb_launch<5, D, M>, nb_launch<6, D, M>, \
-            nb_launch<7, D, M>, nb_launch<8, D, M>, nb_launch<9, D, M>                  \
+// [E - 1][multiply: ptx_mul, ptx_mul2][DIF, DIT][k - 3]: the switches
+// gpu_ntt_round and gpu_ptx_mul2 pick a kernel, so each kernel holds one
+// multiply and one element count.
+#define NB_ROW(D, M, E)                                                          \
+    {                                                                            \
+        nb_launch<3, D, M, E>, nb_launch<4, D, M, E>, nb_launch<5, D, M, E>,     \
+            nb_launch<6, D, M, E>, nb_launch<7, D, M, E>, nb_launch<8, D, M, E>, \
+            nb_launch<9, D, M, E>                                                \
     }
-static const nb_launcher nb_table[2][2][NTT_BLOCK_MAX_K - 2] = {
-    {NB_ROW(false, 1), NB_ROW(true, 1)}, {NB_ROW(false, 2), NB_ROW(true, 2)}};
+#define NB_MUL(M, E) \
+    { NB_ROW(false, M, E), NB_ROW(true, M, E) }
+static const nb_launcher nb_table[3][2][2][NTT_BLOCK_MAX_K - 2] = {
+    {NB_MUL(1, 1), NB_MUL(2, 1)}, {NB_MUL(1, 2), NB_MUL(2, 2)}, {NB_MUL(1, 3), NB_MUL(2, 3)}};
+#undef NB_MUL
 #undef NB_ROW
 
 void cz_ntt_block_pass(cuda_ctx *c, dfr *a, unsigned log_n, unsigned log_s, int k, bool dit,
@@ -180,7 +199,11 @@ void cz_ntt_block_pass(cuda_ctx *c, dfr *a, unsigned log_n, unsigned log_s, int 
     const dfr *w512 = ntt_small_roots(t, inverse);
     const dfr *whi = t->d + (inverse ? T_WI_HI : T_W_HI) * TSIZE;
     const dfr *wlo = t->d + (inverse ? T_WI_LO : T_W_LO) * TSIZE;
+    const dfr *wfull = switch_get(SW_GPU_NTT_TW_FULL) ? ntt_full_roots(t, inverse) : nullptr;
     int ki = k < 3 ? 0 : k > NTT_BLOCK_MAX_K ? NTT_BLOCK_MAX_K - 3 : k - 3;
     int mi = switch_get(SW_GPU_PTX_MUL2) ? 1 : 0;
-    nb_table[mi][dit ? 1 : 0][ki](c, a, log_n, log_s, w512, whi, wlo, pre, post);
+    long e = switch_get(SW_GPU_NTT_ROUND);
+    int ei = e >= 1 && e <= 3 ? (int)e - 1 : 1;
+    nb_table[ei][mi][dit ? 1 : 0][ki](c, a, log_n, log_s, w512, whi, wlo, wfull, t->full_log, pre,
+                                      post);
 }

@@ -78,6 +78,7 @@ struct fr_params {
 };
 
 template <class P> struct field {
+    typedef P params;
     static constexpr int N = P::N;
     uint32_t v[N];
 };
@@ -93,12 +94,14 @@ struct fp_params_c : fp_params {
 };
 typedef field<fp_params_c> dfpc;
 
-// Fp with the PTX multiply fixed at compile time (1: ptx_mul, 2: ptx_mul2):
-// the MSM instantiates its kernels over both and picks by gpu_ptx_mul2, so a
-// kernel holds one multiply, not both at every site.  Same bytes as dfp.
+// Fp with the PTX multiply fixed at compile time (1: ptx_mul, 2: ptx_mul2,
+// 3: ptx_mul2 with Fp2 multiplies lazily reduced): the MSM instantiates its
+// kernels over each and picks by gpu_ptx_mul2 and gpu_g2_lazy, so a kernel
+// holds one multiply, not all at every site.  Same bytes as dfp.
 template <int M> struct fp_params_m : fp_params { static constexpr int mul = M; };
 typedef field<fp_params_m<1>> dfp_m1;
 typedef field<fp_params_m<2>> dfp_m2;
+typedef field<fp_params_m<3>> dfp_m3;
 
 template <class P> CZ_HD void f_zero(field<P> &r) {
     CZ_UNROLL
@@ -240,13 +243,19 @@ template <class P> CZ_HD void f_sub(field<P> &r, const field<P> &a, const field<
 static __constant__ int cz_ptx_sqr_on;
 static __constant__ int cz_ptx_mul2_on;
 
-// CUZK_PTX_MUL_FIXED (build time, for measuring what the switch costs): 1
-// compiles in ptx_mul alone, 2 ptx_mul2 alone, and gpu_ptx_mul2 is ignored.
-template <class P> CZ_HD void f_mul(field<P> &r, const field<P> &a, const field<P> &b) {
+// The multiply M: 1 ptx_mul, 2 ptx_mul2, 0 the field's own (P::mul), where
+// 0 again reads the gpu_ptx_mul2 switch per call.  Kernels instantiated once
+// per variant fix M (dfp_m1, f_mul_v<2>, ...) and read the switch per launch:
+// a per-call branch holds both variants at every site and costs 3-10 %
+// (PERFORMANCE.md).  CUZK_PTX_MUL_FIXED (build time, for measuring that
+// cost): 1 or 2 compiles in that multiply alone where M = 0, and
+// gpu_ptx_mul2 is ignored there.
+template <int M, class P> CZ_HD void f_mul_v(field<P> &r, const field<P> &a, const field<P> &b) {
 #if CZ_PTX
-    if constexpr (P::ptx && P::mul == 2) {
+    constexpr int m0 = M ? M : P::mul, m = m0 == 3 ? 2 : m0; // 3: ptx_mul2 in Fp
+    if constexpr (P::ptx && m == 2) {
         ptx_mul2<P>(r.v, a.v, b.v);
-    } else if constexpr (P::ptx && P::mul == 1) {
+    } else if constexpr (P::ptx && m == 1) {
         ptx_mul<P>(r.v, a.v, b.v);
     } else if constexpr (P::ptx) {
 #if defined(CUZK_PTX_MUL_FIXED)
@@ -262,21 +271,9 @@ template <class P> CZ_HD void f_mul(field<P> &r, const field<P> &a, const field<
         f_mul_c(r, a, b);
 }
 
-// A multiply fixed at compile time, for kernels instantiated once per variant
-// with the switch read per launch: the per-multiply branch of f_mul holds both
-// variants at every site and costs 3-10 % (PERFORMANCE.md).  M = 1: ptx_mul,
-// 2: ptx_mul2, 0: f_mul.
-template <int M, class P> CZ_HD void f_mul_v(field<P> &r, const field<P> &a, const field<P> &b) {
-#if CZ_PTX
-    if constexpr (P::ptx && M == 2) {
-        ptx_mul2<P>(r.v, a.v, b.v);
-        return;
-    } else if constexpr (P::ptx && M == 1) {
-        ptx_mul<P>(r.v, a.v, b.v);
-        return;
-    }
-#endif
-    f_mul(r, a, b);
+// The field's own multiply: P::mul (0 for fp_params and fr_params).
+template <class P> CZ_HD void f_mul(field<P> &r, const field<P> &a, const field<P> &b) {
+    f_mul_v<0>(r, a, b);
 }
 
 template <class P> CZ_HD void f_neg(field<P> &r, const field<P> &a) {
@@ -354,8 +351,15 @@ template <class B> CZ_HD void f_neg(fp2_t<B> &r, const fp2_t<B> &a) {
     f_neg(r.c1, a.c1);
 }
 template <class B> CZ_HD void f_dbl(fp2_t<B> &r, const fp2_t<B> &a) { f_add(r, a, a); }
-// Karatsuba: 3 Fp multiplies.
+// Karatsuba: 3 Fp multiplies; over dfp_m3, the three products in double
+// width and two reductions (ptx_fp2_mul_lazy).
 template <class B> CZ_HDN2 void f_mul(fp2_t<B> &r, const fp2_t<B> &a, const fp2_t<B> &b) {
+#if CZ_PTX
+    if constexpr (B::params::ptx && B::params::mul == 3) {
+        ptx_fp2_mul_lazy<typename B::params>(r.c0.v, r.c1.v, a.c0.v, a.c1.v, b.c0.v, b.c1.v);
+        return;
+    }
+#endif
     B t0, t1, s0, s1;
     f_mul(t0, a.c0, b.c0);
     f_mul(t1, a.c1, b.c1);

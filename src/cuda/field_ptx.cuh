@@ -368,6 +368,134 @@ template <class P> CZ_D void ptx_sqr(uint32_t *r, const uint32_t *a) {
     ptx_reduce<P>(r, s);
 }
 
+// t[0..2N-1] = a b, the full product (no reduction).  Two accumulators as in
+// ptx_mul2: E takes the products of the even limbs of a (lo at i + j, hi at
+// i + j + 1), O those of the odd limbs shifted down one limb, so each row is
+// two independent carry chains; T = E + O 2^32 at the end.  O's top limb
+// would be position 2N: it stays 0 because a b < 2^(64N).
+template <int N> CZ_D void ptx_wide_mul(uint32_t *t, const uint32_t *a, const uint32_t *b) {
+    uint32_t E[2 * N], O[2 * N - 1];
+    CZ_PTX_UNROLL
+    for (int j = 0; j < N; j += 2) {
+        E[j] = mul_lo(a[j], b[0]);
+        E[j + 1] = mul_hi(a[j], b[0]);
+        O[j] = mul_lo(a[j + 1], b[0]);
+        O[j + 1] = mul_hi(a[j + 1], b[0]);
+    }
+    CZ_PTX_UNROLL
+    for (int i = 1; i < N; i++) {
+        const uint32_t bi = b[i];
+        E[i] = mad_lo_cc(a[0], bi, E[i]);
+        E[i + 1] = madc_hi_cc(a[0], bi, E[i + 1]);
+        CZ_PTX_UNROLL
+        for (int j = 2; j < N - 2; j += 2) {
+            E[i + j] = madc_lo_cc(a[j], bi, E[i + j]);
+            E[i + j + 1] = madc_hi_cc(a[j], bi, E[i + j + 1]);
+        }
+        E[i + N - 2] = madc_lo_cc(a[N - 2], bi, E[i + N - 2]);
+        E[i + N - 1] = madc_hi_cc(a[N - 2], bi, i == 1 ? 0u : E[i + N - 1]);
+        E[i + N] = addc(0, 0); // no row reached this limb yet
+        O[i] = mad_lo_cc(a[1], bi, O[i]);
+        O[i + 1] = madc_hi_cc(a[1], bi, O[i + 1]);
+        CZ_PTX_UNROLL
+        for (int j = 3; j < N - 1; j += 2) {
+            O[i + j - 1] = madc_lo_cc(a[j], bi, O[i + j - 1]);
+            O[i + j] = madc_hi_cc(a[j], bi, O[i + j]);
+        }
+        O[i + N - 2] = madc_lo_cc(a[N - 1], bi, O[i + N - 2]);
+        if (i < N - 1) {
+            O[i + N - 1] = madc_hi_cc(a[N - 1], bi, i == 1 ? 0u : O[i + N - 1]);
+            O[i + N] = addc(0, 0);
+        } else {
+            O[i + N - 1] = madc_hi(a[N - 1], bi, O[i + N - 1]);
+        }
+    }
+    t[0] = E[0];
+    t[1] = add_cc(E[1], O[0]);
+    CZ_PTX_UNROLL
+    for (int j = 2; j < 2 * N - 1; j++)
+        t[j] = addc_cc(E[j], O[j - 1]);
+    t[2 * N - 1] = addc(E[2 * N - 1], O[2 * N - 2]);
+}
+
+// r = T / 2^(32N) mod p for T < p 2^(32N), T = h 2^(32N) + u: h + REDC(u), as
+// in ptx_sqr (h < p and REDC(u) <= p, so one subtraction ends it).
+template <class P> CZ_D void ptx_redc_wide(uint32_t *r, const uint32_t *t) {
+    constexpr int N = P::N;
+    uint32_t pm[N], u[N + 1];
+    CZ_PTX_UNROLL
+    for (int j = 0; j < N; j++) {
+        pm[j] = P::p(j);
+        u[j] = t[j];
+    }
+    u[N] = 0;
+    CZ_PTX_UNROLL
+    for (int i = 0; i < N; i++) {
+        uint32_t m = u[0] * P::n0;
+        ptx_mul_add_row<N>(u, pm, m);
+        CZ_PTX_UNROLL
+        for (int j = 0; j < N; j++)
+            u[j] = u[j + 1];
+        u[N] = 0;
+    }
+    uint32_t s[N];
+    s[0] = add_cc(u[0], t[N]);
+    CZ_PTX_UNROLL
+    for (int j = 1; j < N - 1; j++)
+        s[j] = addc_cc(u[j], t[N + j]);
+    s[N - 1] = addc(u[N - 1], t[2 * N - 1]);
+    ptx_reduce<P>(r, s);
+}
+
+// Fp2 multiply with lazy reduction: the three Karatsuba products in double
+// width, combined there, then two reductions instead of three (blst does the
+// same on the CPU).  With a_i, b_i < p and 2p < 2^(32N):
+//   c0 = a0 b0 - a1 b1, plus p 2^(32N) when negative: in [0, p 2^(32N));
+//   c1 = (a0 + a1)(b0 + b1) - a0 b0 - a1 b1 = a0 b1 + a1 b0 < 2 p^2, with the
+//   sums a0 + a1 < 2p unreduced so the product is exact.
+template <class P>
+CZ_D void ptx_fp2_mul_lazy(uint32_t *r0, uint32_t *r1, const uint32_t *a0, const uint32_t *a1,
+                           const uint32_t *b0, const uint32_t *b1) {
+    constexpr int N = P::N;
+    uint32_t sa[N], sb[N], t0[2 * N], t1[2 * N];
+    sa[0] = add_cc(a0[0], a1[0]);
+    CZ_PTX_UNROLL
+    for (int j = 1; j < N - 1; j++)
+        sa[j] = addc_cc(a0[j], a1[j]);
+    sa[N - 1] = addc(a0[N - 1], a1[N - 1]);
+    sb[0] = add_cc(b0[0], b1[0]);
+    CZ_PTX_UNROLL
+    for (int j = 1; j < N - 1; j++)
+        sb[j] = addc_cc(b0[j], b1[j]);
+    sb[N - 1] = addc(b0[N - 1], b1[N - 1]);
+    ptx_wide_mul<N>(t0, a0, b0);
+    ptx_wide_mul<N>(t1, a1, b1);
+    uint32_t s[2 * N], d[2 * N]; // s = t0 + t1 < 2p^2 < 2^(64N); d = t0 - t1
+    s[0] = add_cc(t0[0], t1[0]);
+    CZ_PTX_UNROLL
+    for (int j = 1; j < 2 * N - 1; j++)
+        s[j] = addc_cc(t0[j], t1[j]);
+    s[2 * N - 1] = addc(t0[2 * N - 1], t1[2 * N - 1]);
+    d[0] = sub_cc(t0[0], t1[0]);
+    CZ_PTX_UNROLL
+    for (int j = 1; j < 2 * N; j++)
+        d[j] = subc_cc(t0[j], t1[j]);
+    uint32_t mask = subc(0, 0); // all ones when t0 < t1: add p 2^(32N)
+    d[N] = add_cc(d[N], P::p(0) & mask);
+    CZ_PTX_UNROLL
+    for (int j = 1; j < N - 1; j++)
+        d[N + j] = addc_cc(d[N + j], P::p(j) & mask);
+    d[2 * N - 1] = addc(d[2 * N - 1], P::p(N - 1) & mask); // wraps to the true value
+    ptx_redc_wide<P>(r0, d);
+    ptx_wide_mul<N>(t0, sa, sb);
+    t1[0] = sub_cc(t0[0], s[0]);
+    CZ_PTX_UNROLL
+    for (int j = 1; j < 2 * N - 1; j++)
+        t1[j] = subc_cc(t0[j], s[j]);
+    t1[2 * N - 1] = subc(t0[2 * N - 1], s[2 * N - 1]);
+    ptx_redc_wide<P>(r1, t1);
+}
+
 #undef CZ_D
 #undef CZ_PTX_UNROLL
 #undef CZ_PTX_BODIES

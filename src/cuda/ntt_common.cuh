@@ -12,15 +12,28 @@
 
 enum { T_W_HI, T_W_LO, T_WI_HI, T_WI_LO, T_G_LO, T_GI_LO, T_G_HI, T_GN_HI, T_GIN_HI, T_COUNT };
 
+// Column twiddles of sub-transforms up to 2^NTT_FULL_LOG come from one full
+// table: omega_(2^F)^i, i < 2^F, F = min(log_n, NTT_FULL_LOG), 8 MiB at F = 18,
+// small enough to stay in L2 (gpu_ntt_tw_full).
+#define NTT_FULL_LOG 18
+
 struct ntt_tables {
-    dfr *d;   // T_COUNT tables of TSIZE, then the small roots (forward, inverse)
-    fr n_inv; // 1/n
-    fr zinv;  // 1/(g^n - 1)
+    dfr *d;            // T_COUNT tables of TSIZE, the small roots (forward, inverse),
+                       // then the full tables (forward, inverse)
+    unsigned full_log; // F
+    fr n_inv;          // 1/n
+    fr zinv;           // 1/(g^n - 1)
 };
 
 // The block passes' roots omega_1024^(+-i), i < 512, after the big tables.
 static inline const dfr *ntt_small_roots(const ntt_tables *t, bool inverse) {
     return t->d + (size_t)T_COUNT * TSIZE + (inverse ? NTT_SMALL : 0);
+}
+
+// omega_(2^F)^(+-i), i < 2^F, after the small roots.
+static inline const dfr *ntt_full_roots(const ntt_tables *t, bool inverse) {
+    return t->d + (size_t)T_COUNT * TSIZE + 2 * NTT_SMALL +
+           (inverse ? (size_t)1 << t->full_log : 0);
 }
 
 struct scale_op {
@@ -78,7 +91,8 @@ static __device__ __forceinline__ void apply_scale(dfr &x, const scale_op &sc, u
 
 // Block passes (cuda_ntt_block.cu): k stages (3 <= k <= NTT_BLOCK_MAX_K) of a
 // DIF or DIT transform of 2^log_n on every sub-transform of stride 2^log_s;
-// `pre` scales on load, `post` before the store (mode 0: none).
+// `pre` scales on load, `post` before the store (mode 0: none).  The
+// switches gpu_ntt_round and gpu_ntt_tw_full pick the kernel.
 #define NTT_BLOCK_MAX_K 9
 void cz_ntt_block_pass(cuda_ctx *c, dfr *a, unsigned log_n, unsigned log_s, int k, bool dit,
                        bool inverse, const ntt_tables *t, const scale_op &pre,

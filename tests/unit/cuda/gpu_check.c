@@ -192,13 +192,29 @@ static ntt_status cpu_ntt(fr *a, const ntt_domain *d, cuda_ntt_kind k, ntt_order
     }
 }
 
+/* The NTT plans gpu_check compares: block passes with 4, 8 or 2 elements per
+   thread (gpu_ntt_round 2 / 3 / 1), with the column twiddles from the full
+   table or the two-level one (gpu_ntt_tw_full), and the register passes. */
+static const struct {
+    int block, round, tw_full;
+} ntt_plans[] = {{1, 2, 1}, {1, 3, 1}, {1, 1, 1}, {1, 2, 0}, {1, 3, 0}, {0, 2, 1}};
+#define NTT_PLANS ((int)(sizeof ntt_plans / sizeof ntt_plans[0]))
+
+static void set_ntt_plan(int i) {
+    char serr[128];
+    CHECK(switch_set(SW_GPU_NTT_BLOCK, ntt_plans[i].block, serr, sizeof serr) == 0);
+    CHECK(switch_set(SW_GPU_NTT_ROUND, ntt_plans[i].round, serr, sizeof serr) == 0);
+    CHECK(switch_set(SW_GPU_NTT_TW_FULL, ntt_plans[i].tw_full, serr, sizeof serr) == 0);
+}
+
 /* Every size to 2^12 and the largest in every kind and order; the others in
-   one order per kind; above 2^24 (CPU time) one forward transform.  Both
-   pass plans: block passes (gpu_ntt_block, the default) and register passes. */
+   one order per kind; above 2^24 (CPU time) one forward transform.  Every
+   plan in ntt_plans. */
 static void check_ntt(cuda_ctx *c, unsigned max_log) {
     static const char *kn[] = {"fwd", "inv", "coset-fwd", "coset-inv"};
     static const char *on[] = {"NN", "NR", "RN"};
-    long saved = switch_get(SW_GPU_NTT_BLOCK);
+    long saved[3] = {switch_get(SW_GPU_NTT_BLOCK), switch_get(SW_GPU_NTT_ROUND),
+                     switch_get(SW_GPU_NTT_TW_FULL)};
     char serr[128];
     for (unsigned lg = 1; lg <= max_log; lg++) {
         int full = lg <= 12 || (lg == max_log && lg <= 24);
@@ -209,8 +225,8 @@ static void check_ntt(cuda_ctx *c, unsigned max_log) {
         CHECK(a && b);
         ntt_domain d;
         CHECK(ntt_domain_init(&d, lg, g_threads) == NTT_OK);
-        for (int blk = 1; blk >= 0; blk--) {
-            CHECK(switch_set(SW_GPU_NTT_BLOCK, blk, serr, sizeof serr) == 0);
+        for (int pl = 0; pl < NTT_PLANS; pl++) {
+            set_ntt_plan(pl);
             int bad = 0, runs = 0;
             float ms = 0;
             for (int k = 0; k < 4; k++) {
@@ -230,20 +246,27 @@ static void check_ntt(cuda_ctx *c, unsigned max_log) {
                     CHECK(cpu_ntt(b, &d, (cuda_ntt_kind)k, (ntt_order)o) == NTT_OK);
                     int eq = memcmp(a, b, n * sizeof *a) == 0;
                     if (!eq && bad < 4)
-                        fprintf(stderr, "gpu ntt 2^%u %s %s gpu_ntt_block=%d: MISMATCH\n", lg,
-                                kn[k], on[o], blk);
+                        fprintf(stderr,
+                                "gpu ntt 2^%u %s %s gpu_ntt_block=%d round=%d tw_full=%d: "
+                                "MISMATCH\n",
+                                lg, kn[k], on[o], ntt_plans[pl].block, ntt_plans[pl].round,
+                                ntt_plans[pl].tw_full);
                     bad += !eq;
                     runs++;
                 }
             }
             CHECK(bad == 0);
-            printf("gpu ntt 2^%u gpu_ntt_block=%d: %d kind/order combinations %s (last %.3f ms)\n",
-                   lg, blk, runs, bad ? "MISMATCH" : "equal", ms);
+            printf("gpu ntt 2^%u gpu_ntt_block=%d round=%d tw_full=%d: %d kind/order "
+                   "combinations %s (last %.3f ms)\n",
+                   lg, ntt_plans[pl].block, ntt_plans[pl].round, ntt_plans[pl].tw_full, runs,
+                   bad ? "MISMATCH" : "equal", ms);
         }
         ntt_domain_destroy(&d);
         free(a), free(b);
     }
-    CHECK(switch_set(SW_GPU_NTT_BLOCK, saved, serr, sizeof serr) == 0);
+    CHECK(switch_set(SW_GPU_NTT_BLOCK, saved[0], serr, sizeof serr) == 0);
+    CHECK(switch_set(SW_GPU_NTT_ROUND, saved[1], serr, sizeof serr) == 0);
+    CHECK(switch_set(SW_GPU_NTT_TW_FULL, saved[2], serr, sizeof serr) == 0);
 }
 
 /* The H step against the CPU's, with the last permutation fused into the
@@ -405,19 +428,22 @@ static void check_msm(cuda_ctx *c, unsigned max_log) {
     cuda_bases_free(gb);
     free(b1);
 
-    /* G2 both ways (gpu_g2_ptx): PTX Fp with inlined point operations up to
-     * 2^20, the portable calls at 2^14 */
+    /* G2 three ways: PTX Fp with inlined point operations and lazily reduced
+     * Fp2 multiplies (gpu_g2_lazy), the same with three full multiplies, both
+     * up to 2^20; the portable calls (gpu_g2_ptx=0) at 2^14 */
     size_t n2 = nmax < ((size_t)1 << 20) ? nmax : ((size_t)1 << 20);
     size_t n2c = n2 < ((size_t)1 << 14) ? n2 : ((size_t)1 << 14);
     g2_affine *b2 = malloc(n2 * sizeof *b2);
     random_points(NULL, b2, n2);
     g2_affine_set_infinity(&b2[5]);
     CHECK(cuda_bases_upload_g2(c, &gb, b2, n2, &e) == CUDA_OK);
-    long saved_ptx = switch_get(SW_GPU_G2_PTX);
+    long saved_ptx = switch_get(SW_GPU_G2_PTX), saved_lazy = switch_get(SW_GPU_G2_LAZY);
     char serr[128];
-    for (int ptx = 1; ptx >= 0; ptx--) {
+    for (int v = 0; v < 3; v++) {
+        int ptx = v < 2, lazy = v == 0;
         CHECK(switch_set(SW_GPU_G2_PTX, ptx, serr, sizeof serr) == 0);
-        printf("gpu msm g2: gpu_g2_ptx=%d\n", ptx);
+        CHECK(switch_set(SW_GPU_G2_LAZY, lazy, serr, sizeof serr) == 0);
+        printf("gpu msm g2: gpu_g2_ptx=%d gpu_g2_lazy=%d\n", ptx, lazy);
         check_msm_g2(c, gb, b2, 1024, S_RANDOM, 0);
         check_msm_g2(c, gb, b2, 1024, S_EDGE, 1);
         check_msm_g2(c, gb, b2, n2c, S_RANDOM, 0);
@@ -427,6 +453,7 @@ static void check_msm(cuda_ctx *c, unsigned max_log) {
             check_msm_g2(c, gb, b2, n2, S_BITS90, 1);
         }
     }
+    CHECK(switch_set(SW_GPU_G2_LAZY, saved_lazy, serr, sizeof serr) == 0);
     CHECK(switch_set(SW_GPU_G2_PTX, saved_ptx, serr, sizeof serr) == 0);
     cuda_bases_free(gb);
     free(b2);
