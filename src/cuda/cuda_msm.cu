@@ -34,10 +34,9 @@ extern "C" {
 #define KEY_NONE 0xffffffffu // an empty slot in a partial list
 
 // G2's coordinate field over the PTX Fp with the multiply fixed (gpu_g2_ptx;
-// gpu_ptx_mul2 and gpu_g2_lazy pick which).
+// gpu_ptx_mul2 picks which).
 typedef fp2_t<dfp_m1> g2f_m1;
 typedef fp2_t<dfp_m2> g2f_m2;
-typedef fp2_t<dfp_m3> g2f_m3; // Fp2 multiplies lazily reduced
 
 // 16-byte vector copies for the 32/96/192/384-byte records.
 template <class T> static __device__ __forceinline__ T ldv(const T *p) {
@@ -376,7 +375,7 @@ static void combine(g2x *out, const g2x *w, unsigned windows, unsigned groups, u
                            g2_jac_add_vartime);
 }
 
-// The kernels' Fp with the multiply fixed (dfp_m1, dfp_m2, dfp_m3) and G2 over it:
+// The kernels' Fp with the multiply fixed (dfp_m1, dfp_m2) and G2 over it:
 // the same bytes as g1x and g2x.
 template <int M>
 static void combine(xyzz<field<fp_params_m<M>>> *out, const xyzz<field<fp_params_m<M>>> *w,
@@ -651,9 +650,6 @@ cuda_status cz_msm_g2_dev(cuda_ctx *c, g2x *out, const cuda_bases *b, size_t fir
                           unsigned window, int fast, cuda_msm_stats *st, cuda_error *err) {
     if (!b->g2)
         return cz_fail(err, CUDA_ERR_ARG, "G2 MSM given G1 bases");
-    if (switch_get(SW_GPU_G2_PTX) && switch_get(SW_GPU_PTX_MUL2) && switch_get(SW_GPU_G2_LAZY))
-        return msm_dev<g2f_m3>(c, (xyzz<g2f_m3> *)out, b, first, dev_scalars, mont, density, n,
-                               window, fast, st, err);
     if (switch_get(SW_GPU_G2_PTX) && switch_get(SW_GPU_PTX_MUL2))
         return msm_dev<g2f_m2>(c, (xyzz<g2f_m2> *)out, b, first, dev_scalars, mont, density, n,
                                window, fast, st, err);
@@ -791,9 +787,6 @@ extern "C" cuda_status cuda_msm_g2(cuda_ctx *c, g2_jac *out, const cuda_bases *b
                                    cuda_error *err) {
     if (b && !b->g2)
         return cz_fail(err, CUDA_ERR_ARG, "G2 MSM given G1 bases");
-    if (switch_get(SW_GPU_G2_PTX) && switch_get(SW_GPU_PTX_MUL2) && switch_get(SW_GPU_G2_LAZY))
-        return msm_host<g2f_m3, g2_jac>(c, out, b, first, scalars, density, n, cfg, st, err,
-                                        g2_to_jac<g2f_m3>);
     if (switch_get(SW_GPU_G2_PTX) && switch_get(SW_GPU_PTX_MUL2))
         return msm_host<g2f_m2, g2_jac>(c, out, b, first, scalars, density, n, cfg, st, err,
                                         g2_to_jac<g2f_m2>);

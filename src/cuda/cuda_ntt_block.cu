@@ -3,7 +3,7 @@
 //
 // A pass with stride S runs k stages on every sub-transform of M = 2^k
 // elements {g N + c + S p : p < M} (N = S M, column c < S).  Threads hold
-// 2^E elements each (E = gpu_ntt_round, 1 to 3, 2 by default: fewer
+// 2^E elements each (E = gpu_ntt_round, 1 to 3, 1 by default: fewer
 // elements, fewer registers and more resident warps, but more exchanges)
 // and do the stages as radix-2^E rounds in registers, exchanging through
 // shared memory between rounds.  The twiddles are split the "six-step" way: inside a pass every

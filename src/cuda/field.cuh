@@ -78,7 +78,6 @@ struct fr_params {
 };
 
 template <class P> struct field {
-    typedef P params;
     static constexpr int N = P::N;
     uint32_t v[N];
 };
@@ -94,14 +93,12 @@ struct fp_params_c : fp_params {
 };
 typedef field<fp_params_c> dfpc;
 
-// Fp with the PTX multiply fixed at compile time (1: ptx_mul, 2: ptx_mul2,
-// 3: ptx_mul2 with Fp2 multiplies lazily reduced): the MSM instantiates its
-// kernels over each and picks by gpu_ptx_mul2 and gpu_g2_lazy, so a kernel
-// holds one multiply, not all at every site.  Same bytes as dfp.
+// Fp with the PTX multiply fixed at compile time (1: ptx_mul, 2: ptx_mul2):
+// the MSM instantiates its kernels over both and picks by gpu_ptx_mul2, so a
+// kernel holds one multiply, not both at every site.  Same bytes as dfp.
 template <int M> struct fp_params_m : fp_params { static constexpr int mul = M; };
 typedef field<fp_params_m<1>> dfp_m1;
 typedef field<fp_params_m<2>> dfp_m2;
-typedef field<fp_params_m<3>> dfp_m3;
 
 template <class P> CZ_HD void f_zero(field<P> &r) {
     CZ_UNROLL
@@ -252,7 +249,7 @@ static __constant__ int cz_ptx_mul2_on;
 // gpu_ptx_mul2 is ignored there.
 template <int M, class P> CZ_HD void f_mul_v(field<P> &r, const field<P> &a, const field<P> &b) {
 #if CZ_PTX
-    constexpr int m0 = M ? M : P::mul, m = m0 == 3 ? 2 : m0; // 3: ptx_mul2 in Fp
+    constexpr int m = M ? M : P::mul;
     if constexpr (P::ptx && m == 2) {
         ptx_mul2<P>(r.v, a.v, b.v);
     } else if constexpr (P::ptx && m == 1) {
@@ -351,15 +348,9 @@ template <class B> CZ_HD void f_neg(fp2_t<B> &r, const fp2_t<B> &a) {
     f_neg(r.c1, a.c1);
 }
 template <class B> CZ_HD void f_dbl(fp2_t<B> &r, const fp2_t<B> &a) { f_add(r, a, a); }
-// Karatsuba: 3 Fp multiplies; over dfp_m3, the three products in double
-// width and two reductions (ptx_fp2_mul_lazy).
+// Karatsuba: 3 Fp multiplies.  (A lazily reduced form, three double-width
+// products and two reductions, was 55 % slower in the G2 kernels: 6cbf986.)
 template <class B> CZ_HDN2 void f_mul(fp2_t<B> &r, const fp2_t<B> &a, const fp2_t<B> &b) {
-#if CZ_PTX
-    if constexpr (B::params::ptx && B::params::mul == 3) {
-        ptx_fp2_mul_lazy<typename B::params>(r.c0.v, r.c1.v, a.c0.v, a.c1.v, b.c0.v, b.c1.v);
-        return;
-    }
-#endif
     B t0, t1, s0, s1;
     f_mul(t0, a.c0, b.c0);
     f_mul(t1, a.c1, b.c1);

@@ -80,17 +80,12 @@ static const switch_info TABLE[SW_COUNT] = {
                           "CUDA NTT block passes: radix-2 stages per register round between "
                           "shared-memory exchanges, 2^round elements per thread (fewer: fewer "
                           "registers, more resident warps, more exchanges)",
-                          2, 1, 3, 0, 0},
+                          1, 1, 3, 0, 0},
     [SW_GPU_NTT_TW_FULL] = {"gpu_ntt_tw_full", "CUZK_GPU_NTT_TW_FULL",
                             "CUDA NTT block passes: column twiddles of sub-transforms up to 2^18 "
                             "read from a full root table (8 MiB, one load) instead of formed "
                             "from the two-level table (two loads and a multiply)",
                             1, 0, 1, 0, 1},
-    [SW_GPU_G2_LAZY] = {"gpu_g2_lazy", "CUZK_GPU_G2_LAZY",
-                        "CUDA G2 MSM (with gpu_g2_ptx and gpu_ptx_mul2): Fp2 multiplies as "
-                        "three double-width products combined before two Montgomery reductions "
-                        "(off: three full Fp multiplies)",
-                        1, 0, 1, 0, 1},
 };
 
 static _Atomic long values[SW_COUNT];

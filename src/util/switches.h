@@ -41,7 +41,6 @@ typedef enum {
     SW_GPU_PTX_MUL2,       /* CUDA MSM and NTT: ptx_mul2 (two accumulators) for multiplies */
     SW_GPU_NTT_ROUND,      /* CUDA NTT block passes: stages per register round (1 to 3) */
     SW_GPU_NTT_TW_FULL,    /* CUDA NTT block passes: column twiddles from a full root table */
-    SW_GPU_G2_LAZY,        /* CUDA G2 MSM: Fp2 multiplies lazily reduced (two REDCs) */
     SW_COUNT
 } switch_id;
 

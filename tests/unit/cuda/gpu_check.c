@@ -192,12 +192,12 @@ static ntt_status cpu_ntt(fr *a, const ntt_domain *d, cuda_ntt_kind k, ntt_order
     }
 }
 
-/* The NTT plans gpu_check compares: block passes with 4, 8 or 2 elements per
-   thread (gpu_ntt_round 2 / 3 / 1), with the column twiddles from the full
+/* The NTT plans gpu_check compares: block passes with 2, 4 or 8 elements per
+   thread (gpu_ntt_round 1 / 2 / 3), with the column twiddles from the full
    table or the two-level one (gpu_ntt_tw_full), and the register passes. */
 static const struct {
     int block, round, tw_full;
-} ntt_plans[] = {{1, 2, 1}, {1, 3, 1}, {1, 1, 1}, {1, 2, 0}, {1, 3, 0}, {0, 2, 1}};
+} ntt_plans[] = {{1, 1, 1}, {1, 2, 1}, {1, 3, 1}, {1, 1, 0}, {1, 3, 0}, {0, 1, 1}};
 #define NTT_PLANS ((int)(sizeof ntt_plans / sizeof ntt_plans[0]))
 
 static void set_ntt_plan(int i) {
@@ -428,22 +428,19 @@ static void check_msm(cuda_ctx *c, unsigned max_log) {
     cuda_bases_free(gb);
     free(b1);
 
-    /* G2 three ways: PTX Fp with inlined point operations and lazily reduced
-     * Fp2 multiplies (gpu_g2_lazy), the same with three full multiplies, both
-     * up to 2^20; the portable calls (gpu_g2_ptx=0) at 2^14 */
+    /* G2 both ways (gpu_g2_ptx): PTX Fp with inlined point operations up to
+     * 2^20, the portable calls at 2^14 */
     size_t n2 = nmax < ((size_t)1 << 20) ? nmax : ((size_t)1 << 20);
     size_t n2c = n2 < ((size_t)1 << 14) ? n2 : ((size_t)1 << 14);
     g2_affine *b2 = malloc(n2 * sizeof *b2);
     random_points(NULL, b2, n2);
     g2_affine_set_infinity(&b2[5]);
     CHECK(cuda_bases_upload_g2(c, &gb, b2, n2, &e) == CUDA_OK);
-    long saved_ptx = switch_get(SW_GPU_G2_PTX), saved_lazy = switch_get(SW_GPU_G2_LAZY);
+    long saved_ptx = switch_get(SW_GPU_G2_PTX);
     char serr[128];
-    for (int v = 0; v < 3; v++) {
-        int ptx = v < 2, lazy = v == 0;
+    for (int ptx = 1; ptx >= 0; ptx--) {
         CHECK(switch_set(SW_GPU_G2_PTX, ptx, serr, sizeof serr) == 0);
-        CHECK(switch_set(SW_GPU_G2_LAZY, lazy, serr, sizeof serr) == 0);
-        printf("gpu msm g2: gpu_g2_ptx=%d gpu_g2_lazy=%d\n", ptx, lazy);
+        printf("gpu msm g2: gpu_g2_ptx=%d\n", ptx);
         check_msm_g2(c, gb, b2, 1024, S_RANDOM, 0);
         check_msm_g2(c, gb, b2, 1024, S_EDGE, 1);
         check_msm_g2(c, gb, b2, n2c, S_RANDOM, 0);
@@ -453,7 +450,6 @@ static void check_msm(cuda_ctx *c, unsigned max_log) {
             check_msm_g2(c, gb, b2, n2, S_BITS90, 1);
         }
     }
-    CHECK(switch_set(SW_GPU_G2_LAZY, saved_lazy, serr, sizeof serr) == 0);
     CHECK(switch_set(SW_GPU_G2_PTX, saved_ptx, serr, sizeof serr) == 0);
     cuda_bases_free(gb);
     free(b2);

@@ -1,14 +1,12 @@
 // The device's PTX field arithmetic (field_ptx.cuh) run on the CPU through a
 // model of the PTX instructions and their carry flag (CZ_PTX_EMULATE), against
-// the CPU field: every multiply and square variant and the lazily reduced Fp2
-// multiply, on random elements, the edge limbs and inputs built so that the
-// top limbs' carries are taken.  It needs no GPU, so CI checks the limb logic
-// of the kernels' arithmetic.
+// the CPU field: every multiply and square variant, on random elements, the
+// edge limbs and inputs built so that the top limbs' carries are taken.  It
+// needs no GPU, so CI checks the limb logic of the kernels' arithmetic.
 #define CZ_PTX_EMULATE 1
 #include "cuda/field.cuh"
 
 extern "C" {
-#include "field/fp2.h"
 #include "field_rand.h"
 }
 
@@ -86,74 +84,11 @@ void run(const char *name, C (*rnd)(), void (*cpu_mul)(C *, const C *, const C *
            bad);
 }
 
-// ptx_wide_mul against schoolbook 64-bit products: returns 1 on a mismatch.
-template <int N> int wide_mismatch(const uint32_t *a, const uint32_t *b) {
-    uint32_t got[2 * N], want[2 * N] = {0};
-    ptx_wide_mul<N>(got, a, b);
-    for (int i = 0; i < N; i++) {
-        uint64_t c = 0;
-        for (int j = 0; j < N; j++) {
-            uint64_t s = (uint64_t)a[j] * b[i] + want[i + j] + c;
-            want[i + j] = (uint32_t)s;
-            c = s >> 32;
-        }
-        want[i + N] = (uint32_t)c;
-    }
-    return memcmp(got, want, sizeof got) != 0;
-}
-
-// The lazily reduced Fp2 multiply (ptx_fp2_mul_lazy) against the CPU's
-// fp2_mul, and its double-width product alone, on every pair of edge
-// coordinates (0, 1, 2, p - 1, p - 2, random: both signs of a0 b0 - a1 b1
-// and its extremes), random pairs and carry-stress pairs; the product also on
-// all-ones limbs.
-void run_fp2(int n) {
-    int bad = 0, cases = 0;
-    fp raw1 = raw_small<fp>(1), raw2 = raw_small<fp>(2), e[6];
-    memset(&e[0], 0, sizeof(fp));
-    e[1] = raw1;
-    e[2] = raw2;
-    fp_neg(&e[3], &raw1);
-    fp_neg(&e[4], &raw2);
-    e[5] = rand_fp();
-    auto one = [&](const fp2 &a, const fp2 &b) {
-        fp2 want, got;
-        fp2_mul(&want, &a, &b);
-        ptx_fp2_mul_lazy<fp_params>((uint32_t *)&got.c0, (uint32_t *)&got.c1,
-                                    (const uint32_t *)&a.c0, (const uint32_t *)&a.c1,
-                                    (const uint32_t *)&b.c0, (const uint32_t *)&b.c1);
-        bad += memcmp(&got, &want, sizeof want) != 0;
-        bad += wide_mismatch<12>((const uint32_t *)&a.c0, (const uint32_t *)&b.c1);
-        cases++;
-    };
-    for (int i = 0; i < 1296; i++) { // 6^4 coordinate choices
-        fp2 a = {e[i % 6], e[i / 6 % 6]}, b = {e[i / 36 % 6], e[i / 216]};
-        one(a, b);
-    }
-    for (int k = 0; k < n; k++) {
-        fp2 a = {rand_fp(), rand_fp()}, b = {rand_fp(), rand_fp()};
-        one(a, b);
-        carry_stress(a.c0, b.c0, 12);
-        carry_stress(a.c1, b.c1, 12);
-        one(a, b);
-        fr x = rand_fr(), y = rand_fr();
-        carry_stress(x, y, 8);
-        bad += wide_mismatch<8>((const uint32_t *)&x, (const uint32_t *)&y);
-    }
-    uint32_t ones[12];
-    memset(ones, 0xff, sizeof ones);
-    bad += wide_mismatch<12>(ones, ones) + wide_mismatch<8>(ones, ones);
-    CHECK(bad == 0);
-    printf("Fp2 lazy multiply: %d products (and their double-width halves): %d mismatches\n", cases,
-           bad);
-}
-
 } // namespace
 
 int main() {
     check_seed("cuda_ptx_model");
     run<fp_params, fp>("Fp", rand_fp, fp_mul, fp_sqr, fp_neg, 20000);
     run<fr_params, fr>("Fr", rand_fr, fr_mul, fr_sqr, fr_neg, 20000);
-    run_fp2(5000);
     return check_finish();
 }
