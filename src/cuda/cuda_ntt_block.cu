@@ -14,9 +14,15 @@
 // radix-2 transform, so any pass plan gives the same result.
 #include "cuda/ntt_common.cuh"
 
-// Threads per block: a block holds whole sub-transforms, 2^(9 - E) threads
-// each at k = 9.
-template <int E> struct nb_block { static constexpr int threads = E == 1 ? 256 : 128; };
+// Threads per block (a block holds whole sub-transforms, 2^(9 - E) threads
+// each at k = 9) and the blocks per SM that ptxas is asked to fit.
+// Registers: E = 3 holds 64 for its 8 elements and takes 115-170 (3 or 4
+// blocks); E = 2 fits 6 blocks of 128 in 80 registers, E = 1 4 blocks of 256
+// in 64.
+template <int E> struct nb_block {
+    static constexpr int threads = E == 1 ? 256 : 128;
+    static constexpr int min_blocks = E == 3 ? 1 : E == 2 ? 6 : 4;
+};
 #define NB_PAD(s) ((s) + ((s) >> 3)) // spreads the strided exchanges over the banks
 
 // Shared-memory exchange: limb-major, so a warp's accesses to consecutive
@@ -105,13 +111,8 @@ nb_column_twiddle(dfr &x, uint32_t c, uint32_t p, int k, unsigned log_n, unsigne
     f_mul_v<M>(x, x, f);
 }
 
-// Registers: E = 3 holds 64 for its 8 elements and takes 115-170 (3 or 4
-// blocks per SM); E = 2 is asked to fit 6 blocks of 128 (80 registers), E = 1
-// 4 blocks of 256 (64).
 template <int K, bool DIT, int M, int E>
-__global__ void __launch_bounds__(nb_block<E>::threads, E == 3   ? 1
-                                                        : E == 2 ? 6
-                                                                 : 4)
+__global__ void __launch_bounds__(nb_block<E>::threads, nb_block<E>::min_blocks)
     k_ntt_block(dfr *a, unsigned log_n, unsigned log_s, const dfr *w512, const dfr *whi,
                 const dfr *wlo, const dfr *wfull, unsigned full_log, scale_op pre, scale_op post) {
     __shared__ nb_shared<E> sh;
