@@ -7,6 +7,8 @@
  *   bench_cuda h LOG
  *   bench_cuda field: Fp and Fr multiply throughput, PTX chains vs portable C
  * BENCH_REPS (default 5) repetitions; CUZK_MSM_WINDOW forces the window.
+ * BENCH_SWITCH=name=v1/v2[/..]: each measurement once per value of the switch,
+ * in turn in the same process (an A/B without remaking the bases).
  * Device times exclude host copies (the data is resident, as sppark's
  * anchor figures); the scalar upload is printed apart. */
 #include <stdio.h>
@@ -17,7 +19,51 @@
 #include "cuda/cuda_device.h"
 #include "cuda/cuda_gpu.h"
 #include "util/parallel.h"
+#include "util/switches.h"
 #include "util/timing.h"
+
+/* BENCH_SWITCH: the switch and its values; one pass with the values as they
+ * are when unset or malformed (with a message). */
+static int g_sw = -1, g_nval = 1;
+static long g_val[8];
+
+static void parse_bench_switch(void) {
+    const char *e = getenv("BENCH_SWITCH");
+    if (!e || !*e)
+        return;
+    char buf[256], err[128];
+    snprintf(buf, sizeof buf, "%s", e);
+    char *eq = strchr(buf, '=');
+    int id = eq ? (*eq = 0, switch_find(buf)) : -1;
+    if (id < 0) {
+        fprintf(stderr, "bench_cuda: BENCH_SWITCH=%s: want name=v1/v2\n", e);
+        return;
+    }
+    int n = 0;
+    for (char *t = strtok(eq + 1, "/"); t && n < 8; t = strtok(NULL, "/")) {
+        if (switch_parse_value((switch_id)id, t, &g_val[n], err, sizeof err)) {
+            fprintf(stderr, "bench_cuda: BENCH_SWITCH: %s\n", err);
+            return;
+        }
+        n++;
+    }
+    if (n) {
+        g_sw = id;
+        g_nval = n;
+    }
+}
+
+/* Sets value v of BENCH_SWITCH; the tag names it for the output line. */
+static const char *bench_switch_apply(int v, char *tag, size_t cap) {
+    tag[0] = 0;
+    if (g_sw < 0)
+        return tag;
+    char err[128];
+    if (switch_set((switch_id)g_sw, g_val[v], err, sizeof err))
+        fprintf(stderr, "bench_cuda: %s\n", err);
+    snprintf(tag, cap, " [%s=%ld]", switch_describe((switch_id)g_sw)->name, g_val[v]);
+    return tag;
+}
 
 static unsigned reps(void) {
     const char *e = getenv("BENCH_REPS");
@@ -168,33 +214,37 @@ static int bench_msm(cuda_ctx *c, unsigned lo, unsigned hi, const char *which, i
         for (unsigned lg = lo; lg <= hi; lg += 2) {
             size_t n = (size_t)1 << lg;
             make_scalars(sc, n, kind);
-            float tot[64], cls[64], srt[64], bk[64], red[64], cp[64];
-            cuda_msm_stats st;
-            for (unsigned r = 0; r <= R && r < 64; r++) { /* r = 0 warms up */
-                g1_jac o1;
-                g2_jac o2;
-                s = g2 ? cuda_msm_g2(c, &o2, b, 0, sc, NULL, n, &cfg, &st, &e)
-                       : cuda_msm_g1(c, &o1, b, 0, sc, NULL, n, &cfg, &st, &e);
-                if (s) {
-                    fprintf(stderr, "bench_cuda: %s\n", e.msg);
-                    return 1;
+            for (int v = 0; v < g_nval; v++) {
+                char tag[96];
+                bench_switch_apply(v, tag, sizeof tag);
+                float tot[64], cls[64], srt[64], bk[64], red[64], cp[64];
+                cuda_msm_stats st;
+                for (unsigned r = 0; r <= R && r < 64; r++) { /* r = 0 warms up */
+                    g1_jac o1;
+                    g2_jac o2;
+                    s = g2 ? cuda_msm_g2(c, &o2, b, 0, sc, NULL, n, &cfg, &st, &e)
+                           : cuda_msm_g1(c, &o1, b, 0, sc, NULL, n, &cfg, &st, &e);
+                    if (s) {
+                        fprintf(stderr, "bench_cuda: %s\n", e.msg);
+                        return 1;
+                    }
+                    if (r) {
+                        tot[r - 1] = st.total_ms;
+                        cls[r - 1] = st.classify_ms;
+                        srt[r - 1] = st.sort_ms;
+                        bk[r - 1] = st.buckets_ms;
+                        red[r - 1] = st.reduce_ms;
+                        cp[r - 1] = st.copy_ms;
+                    }
                 }
-                if (r) {
-                    tot[r - 1] = st.total_ms;
-                    cls[r - 1] = st.classify_ms;
-                    srt[r - 1] = st.sort_ms;
-                    bk[r - 1] = st.buckets_ms;
-                    red[r - 1] = st.reduce_ms;
-                    cp[r - 1] = st.copy_ms;
-                }
+                printf("bench_cuda msm %s 2^%u %s%s: %.2f ms resident (classify %.2f, digits+sort "
+                       "%.2f, buckets %.2f, reduce %.2f; c=%u, %zu other) + scalar upload %.2f ms; "
+                       "median of %u\n",
+                       g2 ? "g2" : "g1", lg, kind_names[kind], tag, median(tot, R), median(cls, R),
+                       median(srt, R), median(bk, R), median(red, R), st.window_bits, st.n_other,
+                       median(cp, R), R);
+                fflush(stdout);
             }
-            printf("bench_cuda msm %s 2^%u %s: %.2f ms resident (classify %.2f, digits+sort %.2f, "
-                   "buckets %.2f, reduce %.2f; c=%u, %zu other) + scalar upload %.2f ms; "
-                   "median of %u\n",
-                   g2 ? "g2" : "g1", lg, kind_names[kind], median(tot, R), median(cls, R),
-                   median(srt, R), median(bk, R), median(red, R), st.window_bits, st.n_other,
-                   median(cp, R), R);
-            fflush(stdout);
         }
     }
     cuda_bases_free(b);
@@ -351,14 +401,17 @@ int main(int argc, char **argv) {
         return 1;
     }
     int rc;
+    parse_bench_switch();
     unsigned lo = argc > 2 ? (unsigned)atoi(argv[2]) : 0;
     unsigned hi = argc > 3 ? (unsigned)atoi(argv[3]) : lo;
     if (!strcmp(argv[1], "msm"))
         rc = bench_msm(c, lo, hi, argc > 4 ? argv[4] : "both", argc > 5 && !strcmp(argv[5], "g2"));
-    else if (!strcmp(argv[1], "ntt"))
-        rc = bench_ntt(c, lo, hi);
-    else if (!strcmp(argv[1], "h"))
-        rc = bench_h(c, lo);
+    else if (!strcmp(argv[1], "ntt") || !strcmp(argv[1], "h"))
+        for (int v = rc = 0; v < g_nval && !rc; v++) {
+            char tag[96];
+            printf("bench_cuda%s\n", bench_switch_apply(v, tag, sizeof tag));
+            rc = !strcmp(argv[1], "ntt") ? bench_ntt(c, lo, hi) : bench_h(c, lo);
+        }
     else if (!strcmp(argv[1], "field"))
         rc = bench_field(c);
     else

@@ -23,7 +23,7 @@ export PATH="$PATH:/usr/local/cuda/bin"
 } >"$out/machine.txt" 2>&1
 # Binaries built here by `tools/gpu-prepare.sh --build [NAME...]` (carried as
 # .device/carry/bin.tgz) replace the device build: the same nvcc, sm_90.
-# `prebuilt NAME...` takes the named ones (all three no longer fit one carry);
+# `prebuilt NAME...` takes the named ones (tools/gpu-prepare.sh says which fit a carry);
 # it fails, so the caller builds on the device, when one of them is missing.
 prebuilt() {
     if [ -f .device/carry/bin.tgz ]; then # fresh each call: a warm machine keeps old files

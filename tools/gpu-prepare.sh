@@ -6,9 +6,9 @@
 #   static jansson and libcrypto) into .device/bin, so a device call can skip
 #   its ~200 s build, and packs them into .device/carry/bin.tgz: carry
 #   [".device/carry"] to the device; tools/gpu-check.sh unpacks and uses them
-#   (same nvcc 13.0).  Each binary holds the whole CUDA code (~31 MB), so all
-#   three outgrow the device's 64 MiB carry: name the ones a call needs
-#   (porep modes: cuzk; cuda mode: all three, or it builds there).
+#   (same nvcc 13.0).  Built for sm_90 only (90-real: no PTX for the JIT,
+#   which halved the binaries), so all three (~21-26 MB each, 52 MB packed)
+#   fit the device's 64 MiB carry; name fewer if they outgrow it again.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 dst="$root/.device/jansson"
@@ -26,7 +26,7 @@ cp /usr/lib/x86_64-linux-gnu/libcrypto.a "$dst/lib/"
 echo "prepared $dst"
 
 [ "${1:-}" = --build ] || exit 0
-cmake -S "$root" -B "$root/build-dev" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+cmake -S "$root" -B "$root/build-dev" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90-real \
     -DCUZK_DAEMON=OFF -DCMAKE_CUDA_FLAGS=-Xptxas=-v -DCUZK_JANSSON_ROOT="$root/.device/jansson" \
     -DCUZK_CRYPTO_ROOT="$root/.device/crypto" >/dev/null
 shift

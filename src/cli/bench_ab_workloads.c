@@ -34,6 +34,8 @@ static void prove_phases(ab_phases *out, const groth16_prove_timing *t) {
     ab_phase(out, "H: pointwise", t->h_steps.pointwise_ms);
     ab_phase(out, "H: coset iNTT", t->h_steps.coset_intt_ms);
     ab_phase(out, "H polynomial", t->h_ms);
+    if (t->dev_h_ms > 0) /* a GPU backend: the transforms' device time (CUDA events) */
+        ab_phase(out, "H: device", t->dev_h_ms);
     ab_phase(out, "scalars", t->scalars_ms);
     ab_phase(out, "MSM L", t->msm_l_ms);
     ab_phase(out, "MSM A", t->msm_a_ms);

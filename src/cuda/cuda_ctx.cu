@@ -11,6 +11,7 @@ extern "C" {
 #include "curve/g1.h"
 #include "curve/g2.h"
 #include "field/fp2.h"
+#include "util/parallel.h"
 }
 
 #define PINNED_CHUNK ((size_t)64 << 20) // downloads go in 64 MiB pieces
@@ -132,24 +133,70 @@ static bool register_range(cuda_ctx *c, const void *src, size_t bytes) {
     return true;
 }
 
+// Staged copies: the host fills up to half the pool at once (copy_threads
+// threads, in pieces), then queues those buffers' DMAs; the other half's DMAs
+// run meanwhile.  One thread: one buffer at a time, as before.
+#define CZ_PIECE ((size_t)2 << 20)
+struct stage_fill_job {
+    char *dst[CZ_STAGES];
+    const char *src[CZ_STAGES];
+    size_t len[CZ_STAGES];
+};
+
+static void stage_fill_task(void *ctx, size_t task, unsigned worker) {
+    (void)worker;
+    stage_fill_job *j = (stage_fill_job *)ctx;
+    size_t b = task / (CZ_STAGE_BYTES / CZ_PIECE),
+           off = task % (CZ_STAGE_BYTES / CZ_PIECE) * CZ_PIECE;
+    if (off < j->len[b])
+        memcpy(j->dst[b] + off, j->src[b] + off,
+               j->len[b] - off < CZ_PIECE ? j->len[b] - off : CZ_PIECE);
+}
+
+static cuda_status stage_copy(cuda_ctx *c, char *out, const char *in, size_t bytes,
+                              cuda_error *err) {
+    unsigned threads = c->copy_threads > 1 ? c->copy_threads : 1;
+    unsigned group = threads > 1 ? CZ_STAGES / 2 : 1;
+    for (size_t off = 0; off < bytes;) {
+        stage_fill_job j;
+        unsigned slot[CZ_STAGES], g = 0;
+        for (size_t o = off; g < group && o < bytes; g++) {
+            size_t len = bytes - o < CZ_STAGE_BYTES ? bytes - o : CZ_STAGE_BYTES;
+            unsigned k = c->stage_next++ % CZ_STAGES;
+            CZ_TRY(cudaEventSynchronize(c->stage_done[k])); // its last DMA is done
+            slot[g] = k;
+            j.dst[g] = (char *)c->stage[k];
+            j.src[g] = in + o;
+            j.len[g] = len;
+            o += len;
+        }
+        if (threads > 1)
+            par_run(threads, g * (CZ_STAGE_BYTES / CZ_PIECE), stage_fill_task, &j);
+        else
+            for (unsigned i = 0; i < g; i++)
+                memcpy(j.dst[i], j.src[i], j.len[i]);
+        for (unsigned i = 0; i < g; i++) {
+            CZ_TRY(cudaMemcpyAsync(out + off, j.dst[i], j.len[i], cudaMemcpyHostToDevice, c->copy));
+            CZ_TRY(cudaEventRecord(c->stage_done[slot[i]], c->copy));
+            off += j.len[i];
+        }
+    }
+    return CUDA_OK;
+}
+
+extern "C" void cuda_ctx_set_copy_threads(cuda_ctx *c, unsigned threads) {
+    if (c)
+        c->copy_threads = threads;
+}
+
 cuda_status cz_upload_async(cuda_ctx *c, void *dst, const void *src, size_t bytes, int in_place,
                             cudaEvent_t done, cuda_error *err) {
     if (bytes && in_place && register_range(c, src, bytes)) {
         CZ_TRY(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, c->copy));
     } else if (bytes) {
         cuda_status s = stage_pool(c, err);
-        if (s)
+        if (s || (s = stage_copy(c, (char *)dst, (const char *)src, bytes, err)))
             return s;
-        const char *in = (const char *)src;
-        char *out = (char *)dst;
-        for (size_t off = 0; off < bytes; off += CZ_STAGE_BYTES) {
-            size_t len = bytes - off < CZ_STAGE_BYTES ? bytes - off : CZ_STAGE_BYTES;
-            unsigned k = c->stage_next++ % CZ_STAGES;
-            CZ_TRY(cudaEventSynchronize(c->stage_done[k])); // its last DMA is done
-            memcpy(c->stage[k], in + off, len);
-            CZ_TRY(cudaMemcpyAsync(out + off, c->stage[k], len, cudaMemcpyHostToDevice, c->copy));
-            CZ_TRY(cudaEventRecord(c->stage_done[k], c->copy));
-        }
     }
     if (done)
         CZ_TRY(cudaEventRecord(done, c->copy));

@@ -42,6 +42,9 @@ typedef struct cuda_ctx cuda_ctx;
  * way to choose).  *out is NULL on failure. */
 cuda_status cuda_ctx_create(cuda_ctx **out, int ordinal, cuda_error *err);
 void cuda_ctx_destroy(cuda_ctx *c);
+/* Host threads the context may use to fill its pinned staging buffers (the
+ * caller's share of the cores; 0 or 1: the calling thread only). */
+void cuda_ctx_set_copy_threads(cuda_ctx *c, unsigned threads);
 int cuda_ctx_ordinal(const cuda_ctx *c);
 
 /* ---- NTT (cuda_ntt.cu) --------------------------------------------------------

@@ -295,6 +295,85 @@ __global__ void __launch_bounds__(128)
     stv(T + id, run);
 }
 
+// The levelled reduction (gpu_msm_red_levels): two live points per thread
+// where k_red1 holds three (G2 at 255 registers spilled 5 KB), the second
+// read from memory as the addition needs it (xk_add_mem: ~50 bytes of
+// spills), and no double-and-add.  Per window,
+// with V_i the n = 2^n_log values of a level (level 1: the buckets, weights
+// i + 1; later: the previous level's T, weights i), parts j of 2^s_log:
+//   sum_i (i + 1) V_i = sum_j R_j + 2^s_log red0(T),
+//   red0(V) = sum_i i V_i = sum_j R'_j + 2^s_log red0(T),
+// T_j = sum of part j, R_j = sum over the part of its suffix sums U_l =
+// sum_(k >= l) V_(j s + k), R'_j the same without U_0 (= T_j); red0 of a
+// single value is zero, so the levels end when one part is left.
+//
+// One level: thread id takes part id (windows are contiguous), first the
+// suffix sums in place (V_(js+l) = U_l, T_id = U_0), then R_id = the sum of
+// U_l from `from` on (1: R'_j).  Each loop holds two points.
+template <class F>
+__global__ void __launch_bounds__(128)
+    k_red_level(xyzz<F> *v, unsigned n_log, unsigned windows, unsigned s_log, int from, xyzz<F> *T,
+                xyzz<F> *R) {
+    uint32_t id = blockIdx.x * blockDim.x + threadIdx.x;
+    if (id >= windows << (n_log - s_log))
+        return;
+    xyzz<F> *b = v + ((size_t)id << s_log);
+    {
+        xyzz<F> run;
+        x_set_inf(run);
+        for (int i = (1 << s_log) - 1; i >= 0; i--) {
+            xk_add_mem(run, b + i);
+            stv(b + i, run);
+        }
+        stv(T + id, run);
+    }
+    xyzz<F> acc;
+    x_set_inf(acc);
+    for (int i = from; i < (1 << s_log); i++)
+        xk_add_mem(acc, b + i);
+    stv(R + id, acc);
+}
+
+// Levels: level 1 takes at least 1 of at most 23 bucket bits, the others 2.
+#define RED_MAX_LEVELS 12
+
+// Every level's tree in one launch (the levels' trees ran one after another
+// before).  Block b of level l (blocks from first[l]): window w, group g of
+// groups[l]; it sums R_j (R + roff[l] + w pw[l]) over j = g bd + i + k G bd
+// into win[w per + eoff[l] + g].  The CPU scales and adds the levels.
+struct red_trees {
+    int nlev;
+    unsigned pw[RED_MAX_LEVELS], groups[RED_MAX_LEVELS], first[RED_MAX_LEVELS],
+        eoff[RED_MAX_LEVELS], per;
+    size_t roff[RED_MAX_LEVELS];
+};
+
+template <class F> __global__ void k_red_trees(const xyzz<F> *R, red_trees t, xyzz<F> *win) {
+    extern __shared__ uint4 smem_raw[];
+    xyzz<F> *sh = (xyzz<F> *)smem_raw;
+    int l = 0;
+    while (l + 1 < t.nlev && blockIdx.x >= t.first[l + 1])
+        l++;
+    unsigned local = blockIdx.x - t.first[l], w = local / t.groups[l], g = local % t.groups[l];
+    const xyzz<F> *r = R + t.roff[l] + (size_t)w * t.pw[l];
+    xyzz<F> acc;
+    x_set_inf(acc);
+    for (unsigned j = g * blockDim.x + threadIdx.x; j < t.pw[l]; j += t.groups[l] * blockDim.x)
+        xk_add_mem(acc, r + j);
+    sh[threadIdx.x] = acc;
+    __syncthreads();
+    for (unsigned h = blockDim.x / 2; h; h >>= 1) {
+        if (threadIdx.x < h) {
+            xyzz<F> a = sh[threadIdx.x];
+            xk_add_mem(a, sh + threadIdx.x + h);
+            sh[threadIdx.x] = a;
+        }
+        __syncthreads();
+    }
+    if (threadIdx.x == 0)
+        win[(size_t)w * t.per + t.eoff[l] + g] = sh[0];
+}
+
 template <class F> static __device__ void x_mul_small(xyzz<F> &r, const xyzz<F> &p, uint32_t k) {
     x_set_inf(r);
     for (int bit = 31 - __clz(k | 1); bit >= 0; bit--) {
@@ -341,37 +420,69 @@ __global__ void k_red2(const xyzz<F> *R, const xyzz<F> *T, unsigned parts, unsig
 
 // ---- host side --------------------------------------------------------------------
 
-// out = sum_w 2^(c w) W_w + w[windows groups] (the ones), on the CPU, in
-// Jacobian, where W_w = sum_g w[w groups + g].
+// The bucket reduction's shape.  One level (k_red1, k_red2) or several
+// (gpu_msm_red_levels: k_red_level per level, then k_red_trees): level l has
+// 2^n_log[l] values per window in parts of 2^s_log[l], and its tree gives
+// groups[l] of a window's `per` entries.
+struct red_plan {
+    bool levels;
+    int nlev;
+    unsigned n_log[RED_MAX_LEVELS], s_log[RED_MAX_LEVELS], groups[RED_MAX_LEVELS],
+        p2[RED_MAX_LEVELS];
+    size_t parts; // R and T slots, all levels
+    unsigned per;
+};
+
+// out = sum_w 2^(c w) W_w + w[windows per] (the ones), on the CPU, in
+// Jacobian.  W_w from window w's entries w[w per ...]: the sum of its groups;
+// with levels, W = S_0 + 2^s_0 (S_1 + 2^s_1 (S_2 + ...)), S_l the sum of
+// level l's groups (a few dozen doublings a window: ~0.1 ms here against
+// ~30 us per dependent G2 addition on one GPU thread).
 template <class X, class J>
-static void combine_t(X *out, const X *w, unsigned windows, unsigned groups, unsigned c,
+static void combine_t(X *out, const X *w, unsigned windows, const red_plan &p, unsigned c,
                       void (*to_jac)(J *, const X *), void (*from_jac)(X *, const J *),
                       void (*dbl)(J *, const J *), void (*add)(J *, const J *, const J *)) {
-    J acc, t;
-    auto add_x = [&](const X *p) {
-        to_jac(&t, p);
-        add(&acc, &acc, &t);
+    J acc, win, t;
+    auto add_x = [&](J *r, const X *q) {
+        to_jac(&t, q);
+        add(r, r, &t);
     };
-    to_jac(&acc, &w[(size_t)(windows - 1) * groups]);
-    for (unsigned g = 1; g < groups; g++)
-        add_x(&w[(size_t)(windows - 1) * groups + g]);
+    auto window_sum = [&](J *r, unsigned wi) {
+        const X *e = w + (size_t)wi * p.per;
+        unsigned eoff[RED_MAX_LEVELS], o = 0;
+        for (int l = 0; l < p.nlev; l++) {
+            eoff[l] = o;
+            o += p.groups[l];
+        }
+        int top = p.nlev - 1;
+        to_jac(r, &e[eoff[top]]);
+        for (unsigned g = 1; g < p.groups[top]; g++)
+            add_x(r, &e[eoff[top] + g]);
+        for (int l = top - 1; l >= 0; l--) {
+            for (unsigned k = 0; k < p.s_log[l]; k++)
+                dbl(r, r);
+            for (unsigned g = 0; g < p.groups[l]; g++)
+                add_x(r, &e[eoff[l] + g]);
+        }
+    };
+    window_sum(&acc, windows - 1);
     for (int i = (int)windows - 2; i >= 0; i--) {
         for (unsigned k = 0; k < c; k++)
             dbl(&acc, &acc);
-        for (unsigned g = 0; g < groups; g++)
-            add_x(&w[(size_t)i * groups + g]);
+        window_sum(&win, (unsigned)i);
+        add(&acc, &acc, &win);
     }
-    add_x(&w[(size_t)windows * groups]);
+    add_x(&acc, &w[(size_t)windows * p.per]);
     from_jac(out, &acc);
 }
 
-static void combine(g1x *out, const g1x *w, unsigned windows, unsigned groups, unsigned c) {
-    combine_t<g1x, g1_jac>(out, w, windows, groups, c, cz_g1x_to_jac, cz_jac_to_g1x, g1_jac_dbl,
+static void combine(g1x *out, const g1x *w, unsigned windows, const red_plan &p, unsigned c) {
+    combine_t<g1x, g1_jac>(out, w, windows, p, c, cz_g1x_to_jac, cz_jac_to_g1x, g1_jac_dbl,
                            g1_jac_add_vartime);
 }
 
-static void combine(g2x *out, const g2x *w, unsigned windows, unsigned groups, unsigned c) {
-    combine_t<g2x, g2_jac>(out, w, windows, groups, c, cz_g2x_to_jac, cz_jac_to_g2x, g2_jac_dbl,
+static void combine(g2x *out, const g2x *w, unsigned windows, const red_plan &p, unsigned c) {
+    combine_t<g2x, g2_jac>(out, w, windows, p, c, cz_g2x_to_jac, cz_jac_to_g2x, g2_jac_dbl,
                            g2_jac_add_vartime);
 }
 
@@ -379,14 +490,14 @@ static void combine(g2x *out, const g2x *w, unsigned windows, unsigned groups, u
 // the same bytes as g1x and g2x.
 template <int M>
 static void combine(xyzz<field<fp_params_m<M>>> *out, const xyzz<field<fp_params_m<M>>> *w,
-                    unsigned windows, unsigned groups, unsigned c) {
-    combine((g1x *)out, (const g1x *)w, windows, groups, c);
+                    unsigned windows, const red_plan &p, unsigned c) {
+    combine((g1x *)out, (const g1x *)w, windows, p, c);
 }
 template <int M>
 static void combine(xyzz<fp2_t<field<fp_params_m<M>>>> *out,
-                    const xyzz<fp2_t<field<fp_params_m<M>>>> *w, unsigned windows, unsigned groups,
-                    unsigned c) {
-    combine((g2x *)out, (const g2x *)w, windows, groups, c);
+                    const xyzz<fp2_t<field<fp_params_m<M>>>> *w, unsigned windows,
+                    const red_plan &p, unsigned c) {
+    combine((g2x *)out, (const g2x *)w, windows, p, c);
 }
 
 static unsigned auto_window(size_t n) {
@@ -408,6 +519,98 @@ static unsigned ceil_log2(size_t x) {
     while (((size_t)1 << l) < x)
         l++;
     return l;
+}
+
+// A tree kernel's shape for pw values per window: blocks of p2 threads (a
+// power of two), `groups` blocks per window with about two values per thread.
+static void tree_shape(size_t pw, size_t xs, unsigned *p2, unsigned *groups) {
+    unsigned bd = xs > 200 ? 64 : 128;
+    if (bd > pw)
+        bd = pw < 1 ? 1 : (unsigned)pw;
+    *p2 = 1;
+    while (*p2 * 2 <= bd)
+        *p2 *= 2;
+    size_t g = pw / (2 * *p2);
+    *groups = g < 1 ? 1 : g > 64 ? 64 : (unsigned)g;
+}
+
+// gpu_msm_red_levels = 1: the levels from 2^18 buckets on; below, their
+// chain of short dependent kernels cost more than k_red2's double-and-add
+// (porep-2k's small MSMs ran 1-2 ms slower).  2: always (the tests), 0: never.
+#define RED_LEVELS_MIN_LOG 18
+
+static red_plan plan_reduction(unsigned nb_log, unsigned windows, size_t xs, long levels) {
+    red_plan p;
+    memset(&p, 0, sizeof p);
+    p.levels = levels == 2 || (levels == 1 && nb_log + ceil_log2(windows) >= RED_LEVELS_MIN_LOG);
+    // level 1 runs 2^s_log buckets per thread: enough threads (~2^16) to fill
+    // the GPU, at most 128 buckets each; later levels parts of 4 (each level
+    // is a few dependent additions: the latency, not the work, counts there)
+    int sl = (int)nb_log + (int)ceil_log2(windows) - 16;
+    unsigned s_log = sl < 1 ? 1 : sl > 7 ? 7 : (unsigned)sl;
+    if (s_log > nb_log)
+        s_log = nb_log;
+    unsigned n_log = nb_log, bd = 0;
+    for (;;) {
+        int l = p.nlev++;
+        p.n_log[l] = n_log;
+        p.s_log[l] = s_log;
+        size_t pw = (size_t)1 << (n_log - s_log);
+        p.parts += windows * pw;
+        tree_shape(pw, xs, &p.p2[l], &p.groups[l]);
+        if (l == 0)
+            bd = p.p2[0]; // one tree launch: level 1's block size for all
+        else
+            p.groups[l] = pw > 2 * bd ? (unsigned)(pw / (2 * bd)) : 1;
+        p.per += p.groups[l];
+        n_log -= s_log;
+        if (!p.levels || n_log == 0)
+            break;
+        s_log = n_log < 2 ? n_log : 2;
+    }
+    return p;
+}
+
+template <class F>
+static cuda_status reduce(cuda_ctx *c, const red_plan &p, xyzz<F> *buckets, xyzz<F> *R, xyzz<F> *T,
+                          unsigned windows, unsigned nb_log, xyzz<F> *win, cuda_error *err) {
+    size_t xs = sizeof(xyzz<F>);
+    if (!p.levels) {
+        unsigned s_log = p.s_log[0], pw = 1u << (nb_log - s_log);
+        uint32_t th = windows * pw;
+        k_red1<F><<<(th + 127) / 128, 128, 0, c->stream>>>(buckets, nb_log, windows, s_log, R, T);
+        CZ_LAUNCHED("k_red1");
+        k_red2<F><<<windows * p.groups[0], p.p2[0], p.p2[0] * xs, c->stream>>>(
+            R, T, pw, p.groups[0], s_log, win);
+        CZ_LAUNCHED("k_red2");
+        return CUDA_OK;
+    }
+    red_trees t;
+    memset(&t, 0, sizeof t);
+    t.nlev = p.nlev;
+    t.per = p.per;
+    xyzz<F> *v = buckets;
+    size_t off = 0;
+    unsigned blocks = 0, eoff = 0;
+    for (int l = 0; l < p.nlev; l++) {
+        unsigned n_log = p.n_log[l], s_log = p.s_log[l], pw = 1u << (n_log - s_log);
+        uint32_t th = windows * pw;
+        k_red_level<F><<<(th + 127) / 128, 128, 0, c->stream>>>(v, n_log, windows, s_log, l ? 1 : 0,
+                                                                T + off, R + off);
+        CZ_LAUNCHED("k_red_level");
+        v = T + off; // the next level's values
+        t.pw[l] = pw;
+        t.groups[l] = p.groups[l];
+        t.roff[l] = off;
+        t.first[l] = blocks;
+        t.eoff[l] = eoff;
+        blocks += windows * p.groups[l];
+        eoff += p.groups[l];
+        off += th;
+    }
+    k_red_trees<F><<<blocks, p.p2[0], p.p2[0] * xs, c->stream>>>(R, t, win);
+    CZ_LAUNCHED("k_red_trees");
+    return CUDA_OK;
 }
 
 // Accumulates m sorted entries into buckets (already set to infinity).
@@ -545,30 +748,14 @@ static cuda_status msm_dev(cuda_ctx *c, xyzz<F> *out, const cuda_bases *bs, size
     size_t nb = (size_t)windows << (cw - 1);
     // buckets + parts (R, T) + windows + ones + out, one allocation
     unsigned nb_log = cw - 1;
-    // k_red1 runs 2^s_log buckets per thread: enough threads (~2^16) to fill
-    // the GPU, at most 128 buckets each; k_red2 then weights the parts
-    int sl = (int)nb_log + (int)ceil_log2(windows) - 16;
-    unsigned s_log = sl < 1 ? 1 : sl > 7 ? 7 : (unsigned)sl;
-    if (s_log > nb_log)
-        s_log = nb_log;
-    size_t parts = (size_t)windows << (nb_log - s_log);
     size_t xs = sizeof(xyzz<F>);
-    // k_red2's shape: blocks of a power of two threads (the tree), G blocks
-    // per window with about two parts per thread
-    unsigned pw = (unsigned)(parts / windows), bd = xs > 200 ? 64 : 128;
-    if (bd > pw)
-        bd = pw < 1 ? 1 : pw;
-    unsigned p2 = 1;
-    while (p2 * 2 <= bd)
-        p2 *= 2;
-    unsigned groups = pw / (2 * p2);
-    groups = groups < 1 ? 1 : groups > 64 ? 64 : groups;
-    size_t nw = (size_t)windows * groups; // partial window sums
-    size_t total = nb + 2 * parts + nw + 1;
+    red_plan rp = plan_reduction(nb_log, windows, xs, switch_get(SW_GPU_MSM_RED_LEVELS));
+    size_t nw = (size_t)windows * rp.per; // partial window sums
+    size_t total = nb + 2 * rp.parts + nw + 1;
     if ((s = cz_reserve(c->buckets, total * xs, err)))
         return s;
     xyzz<F> *buckets = (xyzz<F> *)c->buckets.p;
-    xyzz<F> *R = buckets + nb, *T = R + parts, *win = T + parts, *onesum = win + nw;
+    xyzz<F> *R = buckets + nb, *T = R + rp.parts, *win = T + rp.parts, *onesum = win + nw;
     CZ_TRY(cudaMemsetAsync(buckets, 0, total * xs, c->stream));
     if (m) {
         if ((s = cz_reserve(c->keys, m * 4, err)) || (s = cz_reserve(c->vals, m * 4, err)) ||
@@ -595,13 +782,8 @@ static cuda_status msm_dev(cuda_ctx *c, xyzz<F> *out, const cuda_bases *bs, size
     if (n_one && (s = accumulate<F>(c, nullptr, ones, n_one, 1, bases, onesum, err)))
         return s;
     CZ_TRY(cudaEventRecord(c->ev[3], c->stream));
-    if (m) {
-        uint32_t th = (uint32_t)parts;
-        k_red1<F><<<(th + 127) / 128, 128, 0, c->stream>>>(buckets, nb_log, windows, s_log, R, T);
-        CZ_LAUNCHED("k_red1");
-        k_red2<F><<<(unsigned)nw, p2, p2 * xs, c->stream>>>(R, T, pw, groups, s_log, win);
-        CZ_LAUNCHED("k_red2");
-    }
+    if (m && (s = reduce<F>(c, rp, buckets, R, T, windows, nb_log, win, err)))
+        return s;
     // The partial window sums and the ones come back (W G + 1 points) and are
     // combined on the CPU: Horner in 2^c is ~256 dependent doublings, ~20 ms
     // on one GPU thread (measured) against ~0.1 ms here.
@@ -614,7 +796,7 @@ static cuda_status msm_dev(cuda_ctx *c, xyzz<F> *out, const cuda_bases *bs, size
     if (ce == cudaSuccess)
         ce = cudaStreamSynchronize(c->stream);
     if (ce == cudaSuccess)
-        combine(out, wins, windows, groups, cw);
+        combine(out, wins, windows, rp, cw);
     delete[] wins;
     if (ce != cudaSuccess)
         return cz_cuda_fail(err, ce, "MSM window sums: download");

@@ -203,12 +203,8 @@ static cuda_status get_tables(cuda_ctx *c, unsigned log_n, ntt_tables **out, cud
     fr w10, w10i;
     fr_root_of_unity(&w10, NTT_SMALL_LOG);
     fr_inv(&w10i, &w10);
-    fr_set_one(&small[0]);
-    fr_set_one(&small[NTT_SMALL]);
-    for (unsigned i = 1; i < NTT_SMALL; i++) {
-        fr_mul(&small[i], &small[i - 1], &w10);
-        fr_mul(&small[NTT_SMALL + i], &small[NTT_SMALL + i - 1], &w10i);
-    }
+    fill_pow_table_n(small, NTT_SMALL, &w10);
+    fill_pow_table_n(small + NTT_SMALL, NTT_SMALL, &w10i);
     fr wf, wfi; // omega_(2^F) and its inverse: the full tables
     fr_root_of_unity(&wf, full_log);
     fr_inv(&wfi, &wf);

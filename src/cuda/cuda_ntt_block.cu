@@ -6,12 +6,13 @@
 // 2^E elements each (E = gpu_ntt_round, 1 to 3, 1 by default: fewer
 // elements, fewer registers and more resident warps, but more exchanges)
 // and do the stages as radix-2^E rounds in registers, exchanging through
-// shared memory between rounds.  The twiddles are split the "six-step" way: inside a pass every
-// butterfly uses a root of order <= M (a 512-entry table, no multiply to form it), and the column's
-// share omega_N^(c brev(p)) multiplies each element once, after the stages (DIF) or before them
-// (DIT).  It comes from the full root table when N <= 2^F (one load; gpu_ntt_tw_full), else from
-// the two-level table (two loads and a multiply).  The values between passes are those of the
-// radix-2 transform, so any pass plan gives the same result.
+// shared memory between rounds (at E = 1, between lanes of a warp by shuffles
+// where the partner is in the same warp: gpu_ntt_shfl).  The twiddles are split the "six-step" way:
+// inside a pass every butterfly uses a root of order <= M (a 512-entry table, no multiply to form
+// it), and the column's share omega_N^(c brev(p)) multiplies each element once, after the stages
+// (DIF) or before them (DIT).  It comes from the full root table when N <= 2^F (one load;
+// gpu_ntt_tw_full), else from the two-level table (two loads and a multiply).  The values between
+// passes are those of the radix-2 transform, so any pass plan gives the same result.
 #include "cuda/ntt_common.cuh"
 
 // Threads per block (a block holds whole sub-transforms, 2^(9 - E) threads
@@ -35,6 +36,23 @@ static __device__ __forceinline__ void sh_put(nb_shared<E> &s, uint32_t slot, co
     CZ_UNROLL
     for (int l = 0; l < 8; l++)
         s.w[l][q] = x.v[l];
+}
+
+// Between rounds whose positions differ in bit m < 5 of the thread index
+// (E = 1): thread tt keeps x[a], a = bit m of tt, and trades x[1 - a] with
+// lane tt ^ 2^m, a 2x2 transpose in registers: no shared memory, no barrier
+// (gpu_ntt_shfl).
+static __device__ __forceinline__ void nb_swap_lanes(dfr (&x)[2], uint32_t tt, int m) {
+    const bool a = (tt >> m) & 1;
+    const unsigned mask = blockDim.x >= 32 ? 0xffffffffu : (1u << blockDim.x) - 1;
+    CZ_UNROLL
+    for (int l = 0; l < 8; l++) {
+        uint32_t got = __shfl_xor_sync(mask, a ? x[0].v[l] : x[1].v[l], 1u << m);
+        if (a)
+            x[0].v[l] = got;
+        else
+            x[1].v[l] = got;
+    }
 }
 
 template <int E>
@@ -111,7 +129,7 @@ nb_column_twiddle(dfr &x, uint32_t c, uint32_t p, int k, unsigned log_n, unsigne
     f_mul_v<M>(x, x, f);
 }
 
-template <int K, bool DIT, int M, int E>
+template <int K, bool DIT, int M, int E, bool SH>
 __global__ void __launch_bounds__(nb_block<E>::threads, nb_block<E>::min_blocks)
     k_ntt_block(dfr *a, unsigned log_n, unsigned log_s, const dfr *w512, const dfr *whi,
                 const dfr *wlo, const dfr *wfull, unsigned full_log, scale_op pre, scale_op post) {
@@ -142,14 +160,24 @@ __global__ void __launch_bounds__(nb_block<E>::threads, nb_block<E>::min_blocks)
         const int r = DIT ? R::rounds - 1 - i : i;
         if (i) { // positions of round r from those of the previous round
             const int rp = DIT ? r + 1 : r - 1;
-            __syncthreads(); // the previous exchange's reads are done
-            CZ_UNROLL
-            for (int j = 0; j < EL; j++)
-                sh_put(sh, slot0 + nb_pos<E>(tt, R::ls(rp), j), x[j]);
-            __syncthreads();
-            CZ_UNROLL
-            for (int j = 0; j < EL; j++)
-                x[j] = sh_get(sh, slot0 + nb_pos<E>(tt, R::ls(r), j));
+            const int m = R::ls(rp) < R::ls(r) ? R::ls(rp) : R::ls(r);
+            bool lanes = false;
+            if constexpr (SH && E == 1) {
+                if (m < 5) {
+                    nb_swap_lanes(x, tt, m);
+                    lanes = true;
+                }
+            }
+            if (!lanes) {
+                __syncthreads(); // the previous exchange's reads are done
+                CZ_UNROLL
+                for (int j = 0; j < EL; j++)
+                    sh_put(sh, slot0 + nb_pos<E>(tt, R::ls(rp), j), x[j]);
+                __syncthreads();
+                CZ_UNROLL
+                for (int j = 0; j < EL; j++)
+                    x[j] = sh_get(sh, slot0 + nb_pos<E>(tt, R::ls(r), j));
+            }
         }
         nb_stages<DIT, M, E>(x, R::ls(r), R::nst(r), tt & ((1u << R::ls(r)) - 1), w512);
     }
@@ -165,32 +193,35 @@ __global__ void __launch_bounds__(nb_block<E>::threads, nb_block<E>::min_blocks)
     }
 }
 
-template <int K, bool DIT, int M, int E>
+template <int K, bool DIT, int M, int E, bool SH>
 static void nb_launch(cuda_ctx *c, dfr *a, unsigned log_n, unsigned log_s, const dfr *w512,
                       const dfr *whi, const dfr *wlo, const dfr *wfull, unsigned full_log,
                       const scale_op &pre, const scale_op &post) {
     uint32_t threads = 1u << (log_n - E);
     unsigned block = threads < nb_block<E>::threads ? threads : nb_block<E>::threads;
-    k_ntt_block<K, DIT, M, E><<<threads / block, block, 0, c->stream>>>(
+    k_ntt_block<K, DIT, M, E, SH><<<threads / block, block, 0, c->stream>>>(
         a, log_n, log_s, w512, whi, wlo, wfull, full_log, pre, post);
 }
 
 typedef void (*nb_launcher)(cuda_ctx *, dfr *, unsigned, unsigned, const dfr *, const dfr *,
                             const dfr *, const dfr *, unsigned, const scale_op &, const scale_op &);
 
-// [E - 1][multiply: ptx_mul, ptx_mul2][DIF, DIT][k - 3]: the switches
-// gpu_ntt_round and gpu_ptx_mul2 pick a kernel, so each kernel holds one
-// multiply and one element count.
-#define NB_ROW(D, M, E)                                                          \
-    {                                                                            \
-        nb_launch<3, D, M, E>, nb_launch<4, D, M, E>, nb_launch<5, D, M, E>,     \
-            nb_launch<6, D, M, E>, nb_launch<7, D, M, E>, nb_launch<8, D, M, E>, \
-            nb_launch<9, D, M, E>                                                \
+// [plan: E = 1, 2, 3, E = 1 with lane swaps][multiply: ptx_mul, ptx_mul2]
+// [DIF, DIT][k - 3]: the switches gpu_ntt_round, gpu_ntt_shfl and
+// gpu_ptx_mul2 pick a kernel, so each kernel holds one multiply and one plan.
+#define NB_ROW(D, M, E, S)                                                                \
+    {                                                                                     \
+        nb_launch<3, D, M, E, S>, nb_launch<4, D, M, E, S>, nb_launch<5, D, M, E, S>,     \
+            nb_launch<6, D, M, E, S>, nb_launch<7, D, M, E, S>, nb_launch<8, D, M, E, S>, \
+            nb_launch<9, D, M, E, S>                                                      \
     }
-#define NB_MUL(M, E) \
-    { NB_ROW(false, M, E), NB_ROW(true, M, E) }
-static const nb_launcher nb_table[3][2][2][NTT_BLOCK_MAX_K - 2] = {
-    {NB_MUL(1, 1), NB_MUL(2, 1)}, {NB_MUL(1, 2), NB_MUL(2, 2)}, {NB_MUL(1, 3), NB_MUL(2, 3)}};
+#define NB_MUL(M, E, S) \
+    { NB_ROW(false, M, E, S), NB_ROW(true, M, E, S) }
+static const nb_launcher nb_table[4][2][2][NTT_BLOCK_MAX_K - 2] = {
+    {NB_MUL(1, 1, false), NB_MUL(2, 1, false)},
+    {NB_MUL(1, 2, false), NB_MUL(2, 2, false)},
+    {NB_MUL(1, 3, false), NB_MUL(2, 3, false)},
+    {NB_MUL(1, 1, true), NB_MUL(2, 1, true)}};
 #undef NB_MUL
 #undef NB_ROW
 
@@ -205,6 +236,8 @@ void cz_ntt_block_pass(cuda_ctx *c, dfr *a, unsigned log_n, unsigned log_s, int 
     int mi = switch_get(SW_GPU_PTX_MUL2) ? 1 : 0;
     long e = switch_get(SW_GPU_NTT_ROUND);
     int ei = e >= 1 && e <= 3 ? (int)e - 1 : 1;
+    if (ei == 0 && switch_get(SW_GPU_NTT_SHFL))
+        ei = 3;
     nb_table[ei][mi][dit ? 1 : 0][ki](c, a, log_n, log_s, w512, whi, wlo, wfull, t->full_log, pre,
                                       post);
 }

@@ -184,6 +184,11 @@ groth16_status gpu_part(gpu_sums *o, const r1cs_partition *p, const groth16_para
         ~release_guard() { cz_upload_release(c, nullptr); }
     } guard = {c};
     bool overlap = switch_get(SW_GPU_UPLOAD_OVERLAP) != 0;
+    // The pool's fillers: this proof's threads (gpu_stage_threads caps them),
+    // none of them while B_G2 runs on the CPU beside this (its threads).
+    long cap = switch_get(SW_GPU_STAGE_THREADS);
+    unsigned ct = mode == B2_CPU_OVERLAP ? 1 : threads;
+    cuda_ctx_set_copy_threads(c, cap > 0 && ct > (unsigned)cap ? (unsigned)cap : ct);
     int in_place = (int)switch_get(SW_GPU_HOST_REGISTER);
     size_t bytes = m * sizeof(dfr), rb = p->num_constraints * sizeof(dfr);
     for (int i = 0; i < 3 && k > 0 && !cs; i++)

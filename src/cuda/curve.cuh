@@ -172,6 +172,84 @@ template <class F> CZ_HD void x_add_body(xyzz<F> &p, const xyzz<F> &q) {
 
 template <class F> CZ_HDN void x_add(xyzz<F> &p, const xyzz<F> &q) { x_add_body(p, q); }
 
+// Word by word through volatile: a load the compiler may not merge with an
+// earlier one, so the value need not stay live until it is needed again.
+template <class T> CZ_HD T x_reload(const T *p) {
+    T r;
+    const volatile uint32_t *s = (const volatile uint32_t *)p;
+    uint32_t *d = (uint32_t *)&r;
+    for (unsigned i = 0; i < sizeof(T) / 4; i++)
+        d[i] = s[i];
+    return r;
+}
+
+// A coordinate from memory in 16-byte pieces (records are 16-byte aligned).
+template <class F> CZ_HD F x_ld(const F *p) {
+    static_assert(sizeof(F) % 16 == 0, "coordinate size");
+    F r;
+    const uint4 *s = (const uint4 *)p;
+    uint4 *d = (uint4 *)&r;
+    CZ_UNROLL
+    for (unsigned i = 0; i < sizeof(F) / 16; i++)
+        d[i] = s[i];
+    return r;
+}
+
+// p += *qp, the same formula and the same result as x_add_body, for q in
+// memory: each coordinate of q is loaded where the formula first needs it,
+// ZZ1 ZZ2 and ZZZ1 ZZZ2 are formed early and the rare doubling reloads q, so
+// about seven coordinates are live instead of eleven (G2's reduction kernels
+// spilled 1.1 KB a thread with q in registers, 52 bytes this way).
+template <class F> CZ_HD void x_add_mem_body(xyzz<F> &p, const xyzz<F> *qp) {
+    F zz2 = x_ld(&qp->zz);
+    if (f_is_zero(zz2))
+        return;
+    if (x_is_inf(p)) {
+        p.x = x_ld(&qp->x);
+        p.y = x_ld(&qp->y);
+        p.zz = zz2;
+        p.zzz = x_ld(&qp->zzz);
+        return;
+    }
+    F u1, u2, s1, s2, t;
+    f_mul(u1, p.x, zz2);
+    t = x_ld(&qp->x);
+    f_mul(u2, t, p.zz);
+    f_mul(p.zz, p.zz, zz2);
+    F zzz2 = x_ld(&qp->zzz);
+    f_mul(s1, p.y, zzz2);
+    t = x_ld(&qp->y);
+    f_mul(s2, t, p.zzz);
+    f_mul(p.zzz, p.zzz, zzz2);
+    f_sub(u2, u2, u1); // P
+    f_sub(s2, s2, s1); // R
+    if (f_is_zero(u2)) {
+        if (f_is_zero(s2)) {
+            xyzz<F> q = x_reload(qp);
+            x_dbl_body(p, q);
+        } else {
+            x_set_inf(p);
+        }
+        return;
+    }
+    F pp, ppp;
+    f_sqr(pp, u2);
+    f_mul(ppp, u2, pp);
+    f_mul(u1, u1, pp); // Q
+    f_mul(p.zz, p.zz, pp);
+    f_mul(p.zzz, p.zzz, ppp);
+    f_sqr(t, s2);
+    f_sub(t, t, ppp);
+    f_sub(t, t, u1);
+    f_sub(p.x, t, u1);
+    f_sub(u1, u1, p.x);
+    f_mul(u1, u1, s2);
+    f_mul(t, s1, ppp);
+    f_sub(p.y, u1, t);
+}
+
+template <class F> CZ_HDN void x_add_mem(xyzz<F> &p, const xyzz<F> *qp) { x_add_mem_body(p, qp); }
+
 // The kernels' entry points: G1 and G2 over the PTX Fp (dfp, dfp2x and the
 // MSM's fixed-multiply dfp_m1, dfp_m2 and their Fp2) inlined, so
 // their operands stay in registers (or spill) and no call carries the PTX
@@ -185,6 +263,12 @@ template <class F> CZ_HD void xk_add(xyzz<F> &p, const xyzz<F> &q) {
         x_add_body(p, q);
     else
         x_add(p, q);
+}
+template <class F> CZ_HD void xk_add_mem(xyzz<F> &p, const xyzz<F> *qp) {
+    if constexpr (x_inline<F>())
+        x_add_mem_body(p, qp);
+    else
+        x_add_mem(p, qp);
 }
 template <class F> CZ_HD void xk_add_aff(xyzz<F> &p, const affine<F> &q) {
     if constexpr (x_inline<F>())

@@ -86,6 +86,22 @@ static const switch_info TABLE[SW_COUNT] = {
                             "read from a full root table (8 MiB, one load) instead of formed "
                             "from the two-level table (two loads and a multiply)",
                             1, 0, 1, 0, 1},
+    [SW_GPU_MSM_RED_LEVELS] = {"gpu_msm_red_levels", "CUZK_GPU_MSM_RED_LEVELS",
+                               "CUDA MSM: the bucket reduction in levels of in-place suffix sums "
+                               "and plain sums, two points live per thread (1: from 2^18 buckets "
+                               "on, 2: always; 0: running sum and total in one kernel, three live "
+                               "points, parts weighted by a double-and-add)",
+                               1, 0, 2, 0, 0},
+    [SW_GPU_STAGE_THREADS] = {"gpu_stage_threads", "CUZK_GPU_STAGE_THREADS",
+                              "CUDA backend: the most host threads copying a proof's inputs into "
+                              "the pinned pool, out of the proof's own (1: one memcpy at a time, "
+                              "the old way; 0: all of the proof's threads)",
+                              8, 0, 256, 0, 0},
+    [SW_GPU_NTT_SHFL] = {"gpu_ntt_shfl", "CUZK_GPU_NTT_SHFL",
+                         "CUDA NTT block passes with gpu_ntt_round=1: exchanges between lanes of "
+                         "one warp by shuffles, no shared memory or barrier (5 of a 9-stage "
+                         "pass's 8; off: all through shared memory)",
+                         1, 0, 1, 0, 1},
 };
 
 static _Atomic long values[SW_COUNT];

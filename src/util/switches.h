@@ -41,6 +41,9 @@ typedef enum {
     SW_GPU_PTX_MUL2,       /* CUDA MSM and NTT: ptx_mul2 (two accumulators) for multiplies */
     SW_GPU_NTT_ROUND,      /* CUDA NTT block passes: stages per register round (1 to 3) */
     SW_GPU_NTT_TW_FULL,    /* CUDA NTT block passes: column twiddles from a full root table */
+    SW_GPU_MSM_RED_LEVELS, /* CUDA MSM: bucket reduction in levels, two live points a thread */
+    SW_GPU_STAGE_THREADS,  /* CUDA backend: most host threads filling the pinned pool */
+    SW_GPU_NTT_SHFL,       /* CUDA NTT block passes: in-warp exchanges by shuffles (round 1) */
     SW_COUNT
 } switch_id;
 

@@ -194,10 +194,12 @@ static ntt_status cpu_ntt(fr *a, const ntt_domain *d, cuda_ntt_kind k, ntt_order
 
 /* The NTT plans gpu_check compares: block passes with 2, 4 or 8 elements per
    thread (gpu_ntt_round 1 / 2 / 3), with the column twiddles from the full
-   table or the two-level one (gpu_ntt_tw_full), and the register passes. */
+   table or the two-level one (gpu_ntt_tw_full), with in-warp exchanges by
+   shuffles or through shared memory (gpu_ntt_shfl), and the register passes. */
 static const struct {
-    int block, round, tw_full;
-} ntt_plans[] = {{1, 1, 1}, {1, 2, 1}, {1, 3, 1}, {1, 1, 0}, {1, 3, 0}, {0, 1, 1}};
+    int block, round, tw_full, shfl;
+} ntt_plans[] = {{1, 1, 1, 1}, {1, 1, 1, 0}, {1, 2, 1, 1}, {1, 3, 1, 1},
+                 {1, 1, 0, 1}, {1, 3, 0, 1}, {0, 1, 1, 1}};
 #define NTT_PLANS ((int)(sizeof ntt_plans / sizeof ntt_plans[0]))
 
 static void set_ntt_plan(int i) {
@@ -205,6 +207,7 @@ static void set_ntt_plan(int i) {
     CHECK(switch_set(SW_GPU_NTT_BLOCK, ntt_plans[i].block, serr, sizeof serr) == 0);
     CHECK(switch_set(SW_GPU_NTT_ROUND, ntt_plans[i].round, serr, sizeof serr) == 0);
     CHECK(switch_set(SW_GPU_NTT_TW_FULL, ntt_plans[i].tw_full, serr, sizeof serr) == 0);
+    CHECK(switch_set(SW_GPU_NTT_SHFL, ntt_plans[i].shfl, serr, sizeof serr) == 0);
 }
 
 /* Every size to 2^12 and the largest in every kind and order; the others in
@@ -213,8 +216,8 @@ static void set_ntt_plan(int i) {
 static void check_ntt(cuda_ctx *c, unsigned max_log) {
     static const char *kn[] = {"fwd", "inv", "coset-fwd", "coset-inv"};
     static const char *on[] = {"NN", "NR", "RN"};
-    long saved[3] = {switch_get(SW_GPU_NTT_BLOCK), switch_get(SW_GPU_NTT_ROUND),
-                     switch_get(SW_GPU_NTT_TW_FULL)};
+    long saved[4] = {switch_get(SW_GPU_NTT_BLOCK), switch_get(SW_GPU_NTT_ROUND),
+                     switch_get(SW_GPU_NTT_TW_FULL), switch_get(SW_GPU_NTT_SHFL)};
     char serr[128];
     for (unsigned lg = 1; lg <= max_log; lg++) {
         int full = lg <= 12 || (lg == max_log && lg <= 24);
@@ -227,6 +230,7 @@ static void check_ntt(cuda_ctx *c, unsigned max_log) {
         CHECK(ntt_domain_init(&d, lg, g_threads) == NTT_OK);
         for (int pl = 0; pl < NTT_PLANS; pl++) {
             set_ntt_plan(pl);
+            cuda_ctx_set_copy_threads(c, pl % 2 ? 4 : 1); /* uploads staged both ways */
             int bad = 0, runs = 0;
             float ms = 0;
             for (int k = 0; k < 4; k++) {
@@ -247,19 +251,19 @@ static void check_ntt(cuda_ctx *c, unsigned max_log) {
                     int eq = memcmp(a, b, n * sizeof *a) == 0;
                     if (!eq && bad < 4)
                         fprintf(stderr,
-                                "gpu ntt 2^%u %s %s gpu_ntt_block=%d round=%d tw_full=%d: "
-                                "MISMATCH\n",
+                                "gpu ntt 2^%u %s %s gpu_ntt_block=%d round=%d tw_full=%d "
+                                "shfl=%d: MISMATCH\n",
                                 lg, kn[k], on[o], ntt_plans[pl].block, ntt_plans[pl].round,
-                                ntt_plans[pl].tw_full);
+                                ntt_plans[pl].tw_full, ntt_plans[pl].shfl);
                     bad += !eq;
                     runs++;
                 }
             }
             CHECK(bad == 0);
-            printf("gpu ntt 2^%u gpu_ntt_block=%d round=%d tw_full=%d: %d kind/order "
+            printf("gpu ntt 2^%u gpu_ntt_block=%d round=%d tw_full=%d shfl=%d: %d kind/order "
                    "combinations %s (last %.3f ms)\n",
-                   lg, ntt_plans[pl].block, ntt_plans[pl].round, ntt_plans[pl].tw_full, runs,
-                   bad ? "MISMATCH" : "equal", ms);
+                   lg, ntt_plans[pl].block, ntt_plans[pl].round, ntt_plans[pl].tw_full,
+                   ntt_plans[pl].shfl, runs, bad ? "MISMATCH" : "equal", ms);
         }
         ntt_domain_destroy(&d);
         free(a), free(b);
@@ -267,6 +271,7 @@ static void check_ntt(cuda_ctx *c, unsigned max_log) {
     CHECK(switch_set(SW_GPU_NTT_BLOCK, saved[0], serr, sizeof serr) == 0);
     CHECK(switch_set(SW_GPU_NTT_ROUND, saved[1], serr, sizeof serr) == 0);
     CHECK(switch_set(SW_GPU_NTT_TW_FULL, saved[2], serr, sizeof serr) == 0);
+    CHECK(switch_set(SW_GPU_NTT_SHFL, saved[3], serr, sizeof serr) == 0);
 }
 
 /* The H step against the CPU's, with the last permutation fused into the
@@ -391,6 +396,21 @@ static void check_msm(cuda_ctx *c, unsigned max_log) {
         check_msm_g1(c, gb, b1, n, S_BITS90, 1, 1);
         check_msm_g1(c, gb, b1, n, S_EDGE, 0, 0);
     }
+    /* the bucket reduction both ways at every size: one level
+       (gpu_msm_red_levels=0) and the levels (2; by default only from 2^18
+       buckets on) */
+    long saved_red = switch_get(SW_GPU_MSM_RED_LEVELS);
+    char serr[128];
+    for (int red = 0; red <= 2; red += 2) {
+        CHECK(switch_set(SW_GPU_MSM_RED_LEVELS, red, serr, sizeof serr) == 0);
+        printf("gpu msm: gpu_msm_red_levels=%d\n", red);
+        check_msm_g1(c, gb, b1, 1, S_RANDOM, 0, 1);
+        check_msm_g1(c, gb, b1, 1024, S_RANDOM, 0, 1);
+        check_msm_g1(c, gb, b1, nmax, S_RANDOM, 0, 1);
+        check_msm_g1(c, gb, b1, nmax, S_BITS90, 1, 1);
+        check_msm_g1(c, gb, b1, nmax, S_EDGE, 0, 0);
+    }
+    CHECK(switch_set(SW_GPU_MSM_RED_LEVELS, saved_red, serr, sizeof serr) == 0);
     /* odd sizes */
     check_msm_g1(c, gb, b1, 1, S_RANDOM, 0, 1);
     check_msm_g1(c, gb, b1, 3, S_EDGE, 0, 1);
@@ -403,8 +423,12 @@ static void check_msm(cuda_ctx *c, unsigned max_log) {
             same[i] = b1[1];
         cuda_bases *sb;
         CHECK(cuda_bases_upload_g1(c, &sb, same, n, &e) == CUDA_OK);
-        check_msm_g1(c, sb, same, n, S_RANDOM, 0, 1);
-        check_msm_g1(c, sb, same, n, S_SMALL, 0, 1);
+        for (int red = 0; red <= 2; red += 2) { /* doublings in the reduction's sums */
+            CHECK(switch_set(SW_GPU_MSM_RED_LEVELS, red, serr, sizeof serr) == 0);
+            check_msm_g1(c, sb, same, n, S_RANDOM, 0, 1);
+            check_msm_g1(c, sb, same, n, S_SMALL, 0, 1);
+        }
+        CHECK(switch_set(SW_GPU_MSM_RED_LEVELS, saved_red, serr, sizeof serr) == 0);
         cuda_bases_free(sb);
         free(same);
     }
@@ -437,7 +461,14 @@ static void check_msm(cuda_ctx *c, unsigned max_log) {
     g2_affine_set_infinity(&b2[5]);
     CHECK(cuda_bases_upload_g2(c, &gb, b2, n2, &e) == CUDA_OK);
     long saved_ptx = switch_get(SW_GPU_G2_PTX);
-    char serr[128];
+    for (int red = 0; red <= 2; red += 2) {
+        CHECK(switch_set(SW_GPU_MSM_RED_LEVELS, red, serr, sizeof serr) == 0);
+        printf("gpu msm g2: gpu_msm_red_levels=%d\n", red);
+        check_msm_g2(c, gb, b2, 1024, S_RANDOM, 0);
+        check_msm_g2(c, gb, b2, n2, S_RANDOM, 0);
+        check_msm_g2(c, gb, b2, n2, S_BITS90, 1);
+    }
+    CHECK(switch_set(SW_GPU_MSM_RED_LEVELS, saved_red, serr, sizeof serr) == 0);
     for (int ptx = 1; ptx >= 0; ptx--) {
         CHECK(switch_set(SW_GPU_G2_PTX, ptx, serr, sizeof serr) == 0);
         printf("gpu msm g2: gpu_g2_ptx=%d\n", ptx);
@@ -452,6 +483,23 @@ static void check_msm(cuda_ctx *c, unsigned max_log) {
     }
     CHECK(switch_set(SW_GPU_G2_PTX, saved_ptx, serr, sizeof serr) == 0);
     cuda_bases_free(gb);
+    /* all G2 bases equal: doublings inside buckets and in the reduction's sums */
+    {
+        size_t n = 1024;
+        g2_affine *same = malloc(n * sizeof *same);
+        for (size_t i = 0; i < n; i++)
+            same[i] = b2[1];
+        cuda_bases *sb;
+        CHECK(cuda_bases_upload_g2(c, &sb, same, n, &e) == CUDA_OK);
+        for (int red = 0; red <= 2; red++) {
+            CHECK(switch_set(SW_GPU_MSM_RED_LEVELS, red, serr, sizeof serr) == 0);
+            check_msm_g2(c, sb, same, n, S_RANDOM, 0);
+            check_msm_g2(c, sb, same, n, S_SMALL, 0);
+        }
+        CHECK(switch_set(SW_GPU_MSM_RED_LEVELS, saved_red, serr, sizeof serr) == 0);
+        cuda_bases_free(sb);
+        free(same);
+    }
     free(b2);
 }
 
