@@ -6,9 +6,10 @@
  *   bench_cuda ntt LOGMIN LOGMAX
  *   bench_cuda h LOG
  *   bench_cuda field: Fp and Fr multiply throughput, PTX chains vs portable C
- * BENCH_REPS (default 5) repetitions; CUZK_MSM_WINDOW forces the window.
+ * BENCH_REPS (default 5) repetitions; CUZK_MSM_WINDOW (gpu_msm_window) forces the window.
  * BENCH_SWITCH=name=v1/v2[/..]: each measurement once per value of the switch,
- * in turn in the same process (an A/B without remaking the bases).
+ * in turn in the same process (an A/B without remaking the bases); a value
+ * may set several switches (name=v,name2=v2).
  * Device times exclude host copies (the data is resident, as sppark's
  * anchor figures); the scalar upload is printed apart. */
 #include <stdio.h>
@@ -22,46 +23,85 @@
 #include "util/switches.h"
 #include "util/timing.h"
 
-/* BENCH_SWITCH: the switch and its values; one pass with the values as they
- * are when unset or malformed (with a message). */
-static int g_sw = -1, g_nval = 1;
-static long g_val[8];
+/* BENCH_SWITCH: the values measured in turn, separated by '/'; each value
+ * sets one or more switches ("name=v" pieces joined by ','; a bare "v" is for
+ * the name before it), the others named anywhere in the list back at their
+ * starting values: "gpu_msm_red_part=0/5/6",
+ * "gpu_msm_acc_mem=1,gpu_msm_prefetch=1/0,0".  One pass with the switches as
+ * they are when unset or malformed (with a message). */
+#define BS_VALS 12
+#define BS_SETS 4
+static int g_nval = 1, g_nset[BS_VALS];
+static int g_id[BS_VALS][BS_SETS];
+static long g_val[BS_VALS][BS_SETS];
+static int g_used[SW_COUNT];
+static long g_start[SW_COUNT];
 
 static void parse_bench_switch(void) {
     const char *e = getenv("BENCH_SWITCH");
     if (!e || !*e)
         return;
-    char buf[256], err[128];
+    char buf[512], err[128];
     snprintf(buf, sizeof buf, "%s", e);
-    char *eq = strchr(buf, '=');
-    int id = eq ? (*eq = 0, switch_find(buf)) : -1;
-    if (id < 0) {
-        fprintf(stderr, "bench_cuda: BENCH_SWITCH=%s: want name=v1/v2\n", e);
-        return;
-    }
-    int n = 0;
-    for (char *t = strtok(eq + 1, "/"); t && n < 8; t = strtok(NULL, "/")) {
-        if (switch_parse_value((switch_id)id, t, &g_val[n], err, sizeof err)) {
-            fprintf(stderr, "bench_cuda: BENCH_SWITCH: %s\n", err);
-            return;
+    int n = 0, id = -1;
+    char *sv1, *sv2;
+    for (char *t = strtok_r(buf, "/", &sv1); t; t = strtok_r(NULL, "/", &sv1)) {
+        if (n == BS_VALS) {
+            fprintf(stderr, "bench_cuda: BENCH_SWITCH: at most %d values\n", BS_VALS);
+            goto bad;
+        }
+        g_nset[n] = 0;
+        for (char *p = strtok_r(t, ",", &sv2); p; p = strtok_r(NULL, ",", &sv2)) {
+            char *eq = strchr(p, '='), *v = p;
+            if (eq) {
+                *eq = 0;
+                id = switch_find(p);
+                v = eq + 1;
+            }
+            if (id < 0 || g_nset[n] == BS_SETS) {
+                fprintf(stderr, "bench_cuda: BENCH_SWITCH=%s: want name=v1/v2[,name2=v]\n", e);
+                goto bad;
+            }
+            if (switch_parse_value((switch_id)id, v, &g_val[n][g_nset[n]], err, sizeof err)) {
+                fprintf(stderr, "bench_cuda: BENCH_SWITCH: %s\n", err);
+                goto bad;
+            }
+            g_id[n][g_nset[n]++] = id;
+            if (!g_used[id]) {
+                g_used[id] = 1;
+                g_start[id] = switch_get((switch_id)id);
+            }
         }
         n++;
     }
-    if (n) {
-        g_sw = id;
-        g_nval = n;
-    }
+    g_nval = n ? n : 1;
+    return;
+bad: /* as if unset */
+    g_nval = 1;
+    memset(g_nset, 0, sizeof g_nset);
+    memset(g_used, 0, sizeof g_used);
 }
 
 /* Sets value v of BENCH_SWITCH; the tag names it for the output line. */
 static const char *bench_switch_apply(int v, char *tag, size_t cap) {
     tag[0] = 0;
-    if (g_sw < 0)
+    if (g_nval == 1 && g_nset[0] == 0)
         return tag;
     char err[128];
-    if (switch_set((switch_id)g_sw, g_val[v], err, sizeof err))
-        fprintf(stderr, "bench_cuda: %s\n", err);
-    snprintf(tag, cap, " [%s=%ld]", switch_describe((switch_id)g_sw)->name, g_val[v]);
+    for (int id = 0; id < SW_COUNT; id++)
+        if (g_used[id] && switch_set((switch_id)id, g_start[id], err, sizeof err))
+            fprintf(stderr, "bench_cuda: %s\n", err);
+    size_t len = 0;
+    for (int k = 0; k < g_nset[v]; k++) {
+        if (switch_set((switch_id)g_id[v][k], g_val[v][k], err, sizeof err))
+            fprintf(stderr, "bench_cuda: %s\n", err);
+        len += (size_t)snprintf(tag + len, len < cap ? cap - len : 0, "%s%s=%ld", k ? "," : " [",
+                                switch_describe((switch_id)g_id[v][k])->name, g_val[v][k]);
+        if (len >= cap)
+            break;
+    }
+    if (len + 2 <= cap)
+        snprintf(tag + len, cap - len, "]");
     return tag;
 }
 
@@ -72,12 +112,13 @@ static unsigned reps(void) {
 }
 
 static uint64_t rng = 0x1234567;
-static uint64_t rnd(void) {
-    uint64_t z = (rng += 0x9e3779b97f4a7c15ULL);
+static uint64_t mix(uint64_t *state) {
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
     return z ^ (z >> 31);
 }
+static uint64_t rnd(void) { return mix(&rng); }
 
 static fr rand_fr(void) {
     uint8_t b[32];
@@ -88,6 +129,33 @@ static fr rand_fr(void) {
     fr r;
     fr_from_bytes_le_reduce(&r, b);
     return r;
+}
+
+/* n random elements, filled in parallel from per-chunk seeds (one at a time,
+ * a 2^27 H step's three inputs took most of the benchmark's wall time). */
+typedef struct {
+    fr *x;
+    size_t n;
+    uint64_t seed;
+} fill_job;
+#define FCHUNK 65536
+static void fill_task(void *ctx, size_t task, unsigned worker) {
+    fill_job *j = ctx;
+    (void)worker;
+    uint64_t st = j->seed ^ (task * 0xd1b54a32d192ed03ULL);
+    size_t b = task * FCHUNK, e = b + FCHUNK < j->n ? b + FCHUNK : j->n;
+    for (size_t i = b; i < e; i++) {
+        uint8_t buf[32];
+        for (int k = 0; k < 32; k += 8) {
+            uint64_t z = mix(&st);
+            memcpy(buf + k, &z, 8);
+        }
+        fr_from_bytes_le_reduce(&j->x[i], buf);
+    }
+}
+static void fill_fr(fr *x, size_t n) {
+    fill_job j = {x, n, rnd()};
+    par_run(par_cpu_count(), (n + FCHUNK - 1) / FCHUNK, fill_task, &j);
 }
 
 static int cmp_f(const void *a, const void *b) {
@@ -204,9 +272,7 @@ static int bench_msm(cuda_ctx *c, unsigned lo, unsigned hi, const char *which, i
     }
     printf("bench_cuda: %zu %s bases made and uploaded in %.0f ms\n", nmax, g2 ? "G2" : "G1",
            timing_now_ms() - t0);
-    const char *env = getenv("CUZK_MSM_WINDOW");
     cuda_msm_config cfg = cuda_msm_config_default();
-    cfg.window_bits = env ? (unsigned)atoi(env) : 0;
     unsigned R = reps();
     for (int kind = 0; kind < K_COUNT; kind++) {
         if (!kind_wanted(which, kind))
@@ -215,8 +281,11 @@ static int bench_msm(cuda_ctx *c, unsigned lo, unsigned hi, const char *which, i
             size_t n = (size_t)1 << lg;
             make_scalars(sc, n, kind);
             for (int v = 0; v < g_nval; v++) {
-                char tag[96];
+                char tag[160];
                 bench_switch_apply(v, tag, sizeof tag);
+                /* gpu_msm_window (CUZK_MSM_WINDOW), read per value so that
+                   BENCH_SWITCH can vary it */
+                cfg.window_bits = (unsigned)switch_get(SW_GPU_MSM_WINDOW);
                 float tot[64], cls[64], srt[64], bk[64], red[64], cp[64];
                 cuda_msm_stats st;
                 for (unsigned r = 0; r <= R && r < 64; r++) { /* r = 0 warms up */
@@ -260,8 +329,7 @@ static int bench_ntt(cuda_ctx *c, unsigned lo, unsigned hi) {
         fr *a = malloc(n * sizeof *a);
         if (!a)
             return 1;
-        for (size_t i = 0; i < n; i++)
-            a[i] = rand_fr();
+        fill_fr(a, n);
         static const struct {
             cuda_ntt_kind k;
             ntt_order o;
@@ -270,23 +338,27 @@ static int bench_ntt(cuda_ctx *c, unsigned lo, unsigned hi) {
                      {CUDA_NTT_FORWARD, NTT_NN, "forward NN"},
                      {CUDA_NTT_INVERSE, NTT_NN, "inverse NN"},
                      {CUDA_NTT_COSET_FORWARD, NTT_RN, "coset fwd RN"}};
-        printf("bench_cuda ntt 2^%u:", lg);
-        for (unsigned k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-            float t[64];
-            cuda_error e;
-            for (unsigned r = 0; r <= R && r < 64; r++) {
-                float ms;
-                if (cuda_ntt(c, a, lg, cases[k].k, cases[k].o, &ms, &e)) {
-                    fprintf(stderr, "bench_cuda: %s\n", e.msg);
-                    return 1;
+        for (int v = 0; v < g_nval; v++) {
+            char tag[160];
+            bench_switch_apply(v, tag, sizeof tag);
+            printf("bench_cuda ntt 2^%u%s:", lg, tag);
+            for (unsigned k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+                float t[64];
+                cuda_error e;
+                for (unsigned r = 0; r <= R && r < 64; r++) {
+                    float ms;
+                    if (cuda_ntt(c, a, lg, cases[k].k, cases[k].o, &ms, &e)) {
+                        fprintf(stderr, "bench_cuda: %s\n", e.msg);
+                        return 1;
+                    }
+                    if (r)
+                        t[r - 1] = ms;
                 }
-                if (r)
-                    t[r - 1] = ms;
+                printf(" %s %.3f ms;", cases[k].name, median(t, R));
             }
-            printf(" %s %.3f ms;", cases[k].name, median(t, R));
+            printf(" median of %u, resident\n", R);
+            fflush(stdout);
         }
-        printf(" median of %u, resident\n", R);
-        fflush(stdout);
         free(a);
     }
     return 0;
@@ -297,26 +369,32 @@ static int bench_h(cuda_ctx *c, unsigned lg) {
     fr *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b), *cc = malloc(n * sizeof *cc);
     if (!a || !b || !cc)
         return 1;
-    for (size_t i = 0; i < n; i++) {
-        a[i] = rand_fr();
-        b[i] = rand_fr();
-        cc[i] = rand_fr();
-    }
+    fill_fr(a, n);
+    fill_fr(b, n);
+    fill_fr(cc, n);
     unsigned R = reps();
-    float t[64];
-    for (unsigned r = 0; r <= R && r < 64; r++) {
-        float ms;
-        cuda_error e;
-        if (cuda_h_poly(c, a, b, cc, n, lg, &ms, &e)) {
-            fprintf(stderr, "bench_cuda: %s\n", e.msg);
-            return 1;
+    for (int v = 0; v < g_nval; v++) {
+        char tag[160];
+        bench_switch_apply(v, tag, sizeof tag);
+        float t[64];
+        for (unsigned r = 0; r <= R && r < 64; r++) {
+            float ms;
+            cuda_error e;
+            if (cuda_h_poly(c, a, b, cc, n, lg, &ms, &e)) {
+                fprintf(stderr, "bench_cuda: %s\n", e.msg);
+                free(a), free(b), free(cc);
+                return 1;
+            }
+            if (r)
+                t[r - 1] = ms;
         }
-        if (r)
-            t[r - 1] = ms;
+        printf("bench_cuda H step 2^%u%s: %.2f ms resident (%s); median of %u\n", lg, tag,
+               median(t, R),
+               switch_get(SW_H_C_ONCE) ? "3 iNTT + 2 coset NTT + pointwise + coset iNTT - C"
+                                       : "3 iNTT + 3 coset NTT + pointwise + coset iNTT",
+               R);
+        fflush(stdout);
     }
-    printf("bench_cuda H step 2^%u: %.2f ms resident (3 iNTT + 3 coset NTT + pointwise + coset "
-           "iNTT + permute); median of %u\n",
-           lg, median(t, R), R);
     free(a), free(b), free(cc);
     return 0;
 }
@@ -406,12 +484,10 @@ int main(int argc, char **argv) {
     unsigned hi = argc > 3 ? (unsigned)atoi(argv[3]) : lo;
     if (!strcmp(argv[1], "msm"))
         rc = bench_msm(c, lo, hi, argc > 4 ? argv[4] : "both", argc > 5 && !strcmp(argv[5], "g2"));
-    else if (!strcmp(argv[1], "ntt") || !strcmp(argv[1], "h"))
-        for (int v = rc = 0; v < g_nval && !rc; v++) {
-            char tag[96];
-            printf("bench_cuda%s\n", bench_switch_apply(v, tag, sizeof tag));
-            rc = !strcmp(argv[1], "ntt") ? bench_ntt(c, lo, hi) : bench_h(c, lo);
-        }
+    else if (!strcmp(argv[1], "ntt"))
+        rc = bench_ntt(c, lo, hi);
+    else if (!strcmp(argv[1], "h"))
+        rc = bench_h(c, lo);
     else if (!strcmp(argv[1], "field"))
         rc = bench_field(c);
     else

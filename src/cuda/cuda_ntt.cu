@@ -108,11 +108,22 @@ static __device__ __forceinline__ dfr quotient(const dfr *a, const dfr *b, const
     return x;
 }
 
+// a b / Z (c == NULL: h_c_once, C is subtracted after the last transform).
+static __device__ __forceinline__ dfr quotient_ab(const dfr *a, const dfr *b, const dfr *c,
+                                                  const dfr &zinv, uint32_t i) {
+    if (c)
+        return quotient(a, b, c, zinv, i);
+    dfr x = ld(a + i), y = ld(b + i);
+    f_mul(x, x, y);
+    f_mul(x, x, zinv);
+    return x;
+}
+
 // a = (a b - c) / Z on the coset.
 __global__ void k_pointwise(dfr *a, const dfr *b, const dfr *c, dfr zinv, uint32_t n) {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n)
-        st(a + i, quotient(a, b, c, zinv, i));
+        st(a + i, quotient_ab(a, b, c, zinv, i));
 }
 
 // The same, stored at bit-reversed positions, so the last inverse NTT runs
@@ -125,12 +136,12 @@ __global__ void k_pointwise_brev(dfr *a, const dfr *b, const dfr *c, dfr zinv, u
     uint32_t j = __brev(i) >> (32 - log_n);
     if (i > j)
         return;
-    dfr x = quotient(a, b, c, zinv, i);
+    dfr x = quotient_ab(a, b, c, zinv, i);
     if (i == j) {
         st(a + i, x);
         return;
     }
-    dfr y = quotient(a, b, c, zinv, j);
+    dfr y = quotient_ab(a, b, c, zinv, j);
     st(a + j, x);
     st(a + i, y);
 }
@@ -448,7 +459,8 @@ cuda_status cz_ntt_dev(cuda_ctx *c, dfr *a, unsigned log_n, cuda_ntt_kind kind, 
     return CUDA_OK;
 }
 
-cuda_status cz_h_prep(cuda_ctx *c, dfr *v, size_t rows, unsigned log_n, cuda_error *err) {
+cuda_status cz_h_prep(cuda_ctx *c, dfr *v, size_t rows, unsigned log_n, bool is_c, bool c_once,
+                      cuda_error *err) {
     ntt_tables *t;
     cuda_status s = tables_for(c, log_n, "H domain", &t, err);
     if (s)
@@ -459,6 +471,11 @@ cuda_status cz_h_prep(cuda_ctx *c, dfr *v, size_t rows, unsigned log_n, cuda_err
     scale_op none;
     memset(&none, 0, sizeof none);
     CZ_TRY(cudaMemsetAsync(v + rows, 0, (n - rows) * sizeof(dfr), c->stream));
+    if (is_c && c_once) { // C's coefficients times 1/Z, bit-reversed: finish subtracts them
+        fr k;
+        fr_mul(&k, &t->n_inv, &t->zinv);
+        return transform(c, v, log_n, false, true, t, none, scale_const(k), err);
+    }
     // iNTT to bit-reversed coefficients, times g^j / n (the coset shift)
     if ((s = transform(c, v, log_n, false, true, t, none, scale_table(t, T_GN_HI, T_G_LO, 1), err)))
         return s;
@@ -467,7 +484,7 @@ cuda_status cz_h_prep(cuda_ctx *c, dfr *v, size_t rows, unsigned log_n, cuda_err
 }
 
 cuda_status cz_h_finish(cuda_ctx *c, dfr *a, const dfr *b, const dfr *cc, unsigned log_n,
-                        cuda_error *err) {
+                        bool c_once, cuda_error *err) {
     ntt_tables *t;
     cuda_status s = tables_for(c, log_n, "H domain", &t, err);
     if (s)
@@ -476,17 +493,25 @@ cuda_status cz_h_finish(cuda_ctx *c, dfr *a, const dfr *b, const dfr *cc, unsign
     memset(&none, 0, sizeof none);
     size_t n = (size_t)1 << log_n;
     unsigned blocks = (unsigned)((n + 255) / 256);
+    // with c_once, cc holds C's coefficients / Z at bit-reversed positions
+    const dfr *pc = c_once ? nullptr : cc;
     if (switch_get(SW_GPU_H_BREV)) {
-        k_pointwise_brev<<<blocks, 256, 0, c->stream>>>(a, b, cc, to_d(t->zinv), log_n);
+        k_pointwise_brev<<<blocks, 256, 0, c->stream>>>(a, b, pc, to_d(t->zinv), log_n);
         CZ_LAUNCHED("k_pointwise_brev");
-        // coset iNTT, bit-reversed in, natural out, times g^-j / n
-        return transform(c, a, log_n, true, true, t, none, scale_table(t, T_GIN_HI, T_GI_LO, 0),
-                         err);
+        // coset iNTT, bit-reversed in, natural out, times g^-j / n (minus C / Z)
+        scale_op post = scale_table(t, T_GIN_HI, T_GI_LO, 0);
+        if (c_once) {
+            post.sub = cc;
+            post.sub_brev = 1;
+        }
+        return transform(c, a, log_n, true, true, t, none, post, err);
     }
-    k_pointwise<<<blocks, 256, 0, c->stream>>>(a, b, cc, to_d(t->zinv), (uint32_t)n);
+    k_pointwise<<<blocks, 256, 0, c->stream>>>(a, b, pc, to_d(t->zinv), (uint32_t)n);
     CZ_LAUNCHED("k_pointwise");
-    if ((s = transform(c, a, log_n, false, true, t, none, scale_table(t, T_GIN_HI, T_GI_LO, 1),
-                       err)))
+    scale_op post = scale_table(t, T_GIN_HI, T_GI_LO, 1);
+    if (c_once)
+        post.sub = cc; // both bit-reversed
+    if ((s = transform(c, a, log_n, false, true, t, none, post, err)))
         return s;
     return bitrev(c, a, log_n, err);
 }
@@ -495,9 +520,10 @@ cuda_status cz_h_poly_dev(cuda_ctx *c, dfr *a, dfr *b, dfr *cc, size_t rows, uns
                           cuda_error *err) {
     dfr *v[3] = {a, b, cc};
     cuda_status s = CUDA_OK;
+    bool c_once = switch_get(SW_H_C_ONCE) != 0;
     for (int i = 0; i < 3 && !s; i++)
-        s = cz_h_prep(c, v[i], rows, log_n, err);
-    return s ? s : cz_h_finish(c, a, b, cc, log_n, err);
+        s = cz_h_prep(c, v[i], rows, log_n, i == 2, c_once, err);
+    return s ? s : cz_h_finish(c, a, b, cc, log_n, c_once, err);
 }
 
 extern "C" cuda_status cuda_ntt(cuda_ctx *c, fr *a, unsigned log_n, cuda_ntt_kind kind,

@@ -130,6 +130,26 @@ template <class F> CZ_HD void x_add_aff_body(xyzz<F> &p, const affine<F> &q) {
 
 template <class F> CZ_HDN void x_add_aff(xyzz<F> &p, const affine<F> &q) { x_add_aff_body(p, q); }
 
+// The end of add-2008-s, shared by the additions below: given P = U2 - U1
+// (not zero), R = S2 - S1, and ZZ1, ZZZ1 already times ZZ2, ZZZ2.  u1 is
+// used up; s1 may alias p.y (read before p.y is written).
+template <class F> CZ_HD void x_add_tail(xyzz<F> &p, F &u1, const F &s1, const F &P, const F &R) {
+    F pp, ppp, t;
+    f_sqr(pp, P);
+    f_mul(ppp, P, pp);
+    f_mul(u1, u1, pp); // Q
+    f_mul(p.zz, p.zz, pp);
+    f_mul(p.zzz, p.zzz, ppp);
+    f_sqr(t, R);
+    f_sub(t, t, ppp);
+    f_sub(t, t, u1);
+    f_sub(p.x, t, u1);
+    f_sub(u1, u1, p.x);
+    f_mul(u1, u1, R);
+    f_mul(t, s1, ppp);
+    f_sub(p.y, u1, t);
+}
+
 // p += q (add-2008-s); complete.
 template <class F> CZ_HD void x_add_body(xyzz<F> &p, const xyzz<F> &q) {
     if (x_is_inf(q))
@@ -138,36 +158,24 @@ template <class F> CZ_HD void x_add_body(xyzz<F> &p, const xyzz<F> &q) {
         p = q;
         return;
     }
-    F u1, u2, s1, s2, pp, r, ppp, qq, t;
+    F u1, u2, s1, s2;
     f_mul(u1, p.x, q.zz);
     f_mul(u2, q.x, p.zz);
     f_mul(s1, p.y, q.zzz);
     f_mul(s2, q.y, p.zzz);
-    f_sub(pp, u2, u1);
-    f_sub(r, s2, s1);
-    if (f_is_zero(pp)) {
-        if (f_is_zero(r)) {
+    f_sub(u2, u2, u1); // P
+    f_sub(s2, s2, s1); // R
+    if (f_is_zero(u2)) {
+        if (f_is_zero(s2)) {
             xyzz<F> t2 = p;
             x_dbl_body(p, t2);
         } else
             x_set_inf(p);
         return;
     }
-    f_sqr(t, pp);
-    f_mul(ppp, pp, t);
-    f_mul(qq, u1, t);
     f_mul(p.zz, p.zz, q.zz);
-    f_mul(p.zz, p.zz, t);
     f_mul(p.zzz, p.zzz, q.zzz);
-    f_mul(p.zzz, p.zzz, ppp);
-    f_sqr(t, r);
-    f_sub(t, t, ppp);
-    f_sub(t, t, qq);
-    f_sub(p.x, t, qq);
-    f_sub(qq, qq, p.x);
-    f_mul(qq, qq, r);
-    f_mul(t, s1, ppp);
-    f_sub(p.y, qq, t);
+    x_add_tail(p, u1, s1, u2, s2);
 }
 
 template <class F> CZ_HDN void x_add(xyzz<F> &p, const xyzz<F> &q) { x_add_body(p, q); }
@@ -232,23 +240,54 @@ template <class F> CZ_HD void x_add_mem_body(xyzz<F> &p, const xyzz<F> *qp) {
         }
         return;
     }
-    F pp, ppp;
-    f_sqr(pp, u2);
-    f_mul(ppp, u2, pp);
-    f_mul(u1, u1, pp); // Q
-    f_mul(p.zz, p.zz, pp);
-    f_mul(p.zzz, p.zzz, ppp);
-    f_sqr(t, s2);
-    f_sub(t, t, ppp);
-    f_sub(t, t, u1);
-    f_sub(p.x, t, u1);
-    f_sub(u1, u1, p.x);
-    f_mul(u1, u1, s2);
-    f_mul(t, s1, ppp);
-    f_sub(p.y, u1, t);
+    x_add_tail(p, u1, s1, u2, s2);
 }
 
 template <class F> CZ_HDN void x_add_mem(xyzz<F> &p, const xyzz<F> *qp) { x_add_mem_body(p, qp); }
+
+// p += (neg ? -q : q) for affine q in memory (madd-2008-s, as x_add_aff_body
+// computes it): x is loaded first, y only where the formula needs it, and the
+// rare doubling reloads q.  G2's bucket loop with q in registers spilled 248
+// bytes a thread, this way about 100 (ptxas, sm_90).
+template <class F> CZ_HD void x_add_aff_mem_body(xyzz<F> &p, const affine<F> *qp, bool neg) {
+    F t = x_ld(&qp->x);
+    if (f_is_zero(t) && f_is_zero(x_ld(&qp->y)))
+        return; // infinity (0, 0)
+    if (x_is_inf(p)) {
+        p.x = t;
+        p.y = x_ld(&qp->y);
+        if (neg)
+            f_neg(p.y, p.y);
+        set_one(p.zz);
+        set_one(p.zzz);
+        return;
+    }
+    F u2, s2;
+    f_mul(u2, t, p.zz);
+    t = x_ld(&qp->y);
+    if (neg)
+        f_neg(t, t);
+    f_mul(s2, t, p.zzz);
+    f_sub(u2, u2, p.x); // P
+    f_sub(s2, s2, p.y); // R
+    if (f_is_zero(u2)) {
+        if (f_is_zero(s2)) {
+            affine<F> q = x_reload(qp);
+            if (neg)
+                f_neg(q.y, q.y);
+            x_dbl_aff_body(p, q);
+        } else {
+            x_set_inf(p);
+        }
+        return;
+    }
+    F u1 = p.x;
+    x_add_tail(p, u1, p.y, u2, s2);
+}
+
+template <class F> CZ_HDN void x_add_aff_mem(xyzz<F> &p, const affine<F> *qp, bool neg) {
+    x_add_aff_mem_body(p, qp, neg);
+}
 
 // The kernels' entry points: G1 and G2 over the PTX Fp (dfp, dfp2x and the
 // MSM's fixed-multiply dfp_m1, dfp_m2 and their Fp2) inlined, so
@@ -269,6 +308,12 @@ template <class F> CZ_HD void xk_add_mem(xyzz<F> &p, const xyzz<F> *qp) {
         x_add_mem_body(p, qp);
     else
         x_add_mem(p, qp);
+}
+template <class F> CZ_HD void xk_add_aff_mem(xyzz<F> &p, const affine<F> *qp, bool neg) {
+    if constexpr (x_inline<F>())
+        x_add_aff_mem_body(p, qp, neg);
+    else
+        x_add_aff_mem(p, qp, neg);
 }
 template <class F> CZ_HD void xk_add_aff(xyzz<F> &p, const affine<F> &q) {
     if constexpr (x_inline<F>())

@@ -37,10 +37,12 @@ static inline const dfr *ntt_full_roots(const ntt_tables *t, bool inverse) {
 }
 
 struct scale_op {
-    int mode; // 0 none, 1 multiply by c, 2 multiply by hi[e >> 14] lo[e & mask]
-    int pre;  // 1: on load (first pass), 0: before store (last pass)
-    int brev; // e = bitrev(position) instead of position
+    int mode;     // 0 none, 1 multiply by c, 2 multiply by hi[e >> 14] lo[e & mask]
+    int pre;      // 1: on load (first pass), 0: before store (last pass)
+    int brev;     // e = bitrev(position) instead of position
+    int sub_brev; // sub read at bitrev(position)
     const dfr *hi, *lo;
+    const dfr *sub; // then x -= sub[position] (the H step's C, h_c_once)
     dfr c;
 };
 
@@ -86,6 +88,10 @@ static __device__ __forceinline__ void apply_scale(dfr &x, const scale_op &sc, u
         uint32_t e = sc.brev ? (__brev(pos) >> (32 - log_n)) : pos;
         dfr f = table_pow<M>(sc.hi, sc.lo, e);
         f_mul_v<M>(x, x, f);
+    }
+    if (sc.sub) {
+        dfr y = ld(sc.sub + (sc.sub_brev ? (__brev(pos) >> (32 - log_n)) : pos));
+        f_sub(x, x, y);
     }
 }
 

@@ -102,6 +102,26 @@ static const switch_info TABLE[SW_COUNT] = {
                          "one warp by shuffles, no shared memory or barrier (5 of a 9-stage "
                          "pass's 8; off: all through shared memory)",
                          1, 0, 1, 0, 1},
+    [SW_GPU_MSM_ACC_MEM] = {"gpu_msm_acc_mem", "CUZK_GPU_MSM_ACC_MEM",
+                            "CUDA MSM bucket loop: each base coordinate read from memory where "
+                            "the mixed addition first needs it, fewer live registers (2: for G2 "
+                            "only, where it is faster; 1: also G1; 0: the whole base loaded "
+                            "into registers first)",
+                            2, 0, 2, 0, 0},
+    [SW_GPU_MSM_PREFETCH] = {"gpu_msm_prefetch", "CUZK_GPU_MSM_PREFETCH",
+                             "CUDA MSM bucket loop: the next entry's base prefetched into L1 while "
+                             "this one is added (2: for G2 only, where it is faster; 1: also G1; "
+                             "0: no prefetch)",
+                             2, 0, 2, 0, 0},
+    [SW_GPU_MSM_RED_PART] = {"gpu_msm_red_part", "CUZK_GPU_MSM_RED_PART",
+                             "CUDA MSM bucket reduction: log2 of the buckets each thread sums at "
+                             "the first level (0: from the size, about 2^16 threads in all)",
+                             0, 1, 10, 1, 0},
+    [SW_H_C_ONCE] = {"h_c_once", "CUZK_H_C_ONCE",
+                     "H step (CPU and CUDA): C taken only to its coefficients and subtracted "
+                     "after the last inverse transform, H = (A B mod (x^n - g^n) - C) / Z, six "
+                     "transforms instead of seven (off: C's evaluations on the coset too)",
+                     1, 0, 1, 0, 1},
 };
 
 static _Atomic long values[SW_COUNT];

@@ -44,6 +44,10 @@ typedef enum {
     SW_GPU_MSM_RED_LEVELS, /* CUDA MSM: bucket reduction in levels, two live points a thread */
     SW_GPU_STAGE_THREADS,  /* CUDA backend: most host threads filling the pinned pool */
     SW_GPU_NTT_SHFL,       /* CUDA NTT block passes: in-warp exchanges by shuffles (round 1) */
+    SW_GPU_MSM_ACC_MEM,    /* CUDA MSM bucket loop: base read as the sum needs it (2: G2 only) */
+    SW_GPU_MSM_PREFETCH,   /* CUDA MSM bucket loop: next base prefetched into L1 (2: G2 only) */
+    SW_GPU_MSM_RED_PART,   /* CUDA MSM reduction: log2 buckets per thread at level 1; 0 = auto */
+    SW_H_C_ONCE,           /* H step (CPU, CUDA): C only to coefficients, subtracted at the end */
     SW_COUNT
 } switch_id;
 

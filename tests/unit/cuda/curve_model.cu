@@ -1,7 +1,8 @@
 // The device's XYZZ point additions (curve.cuh) run on the CPU, with the PTX
 // field through its instruction model (CZ_PTX_EMULATE), against the CPU's
 // Jacobian group law: x_add_body and x_add_mem_body (q read from memory in
-// the order the formula needs it) must give the same bytes, and the point
+// the order the formula needs it) must give the same bytes, as must the mixed
+// x_add_aff_body and x_add_aff_mem_body (also with q negated), and the point
 // the CPU gets.  Cases: random points with random Z, q or p at infinity,
 // p = q in different coordinates (the doubling) and p = -q.  No GPU needed,
 // so CI checks the formulas the reduction kernels run.
@@ -111,7 +112,7 @@ template <class O, class F> typename O::A to_affine(const xyzz<F> &p) {
     return a;
 }
 
-// One case: returns the number of failures (0 to 3).  The doubling case
+// One case: returns the number of failures (0 to 9).  The doubling case
 // doubles q where x_add_body doubles p: the same point in other coordinates,
 // so only there the bytes may differ.
 template <class O, class F>
@@ -124,6 +125,24 @@ int one(const typename O::A &pa, const typename O::A &qa, bool dbl, const char *
     O::add(&want, &pa, &qa);
     int bad = (!dbl && memcmp(&r1, &r2, sizeof r1) != 0) + !O::equal(&got1, &want) +
               !O::equal(&got2, &want);
+    // the mixed additions: q affine (the bases' layout), added and subtracted
+    affine<F> qf, nqf;
+    typename O::A nqa, want_sub;
+    static_assert(sizeof(qf) == sizeof(qa), "affine layout");
+    memcpy(&qf, &qa, sizeof qf);
+    O::neg(&nqa, &qa);
+    memcpy(&nqf, &nqa, sizeof nqf);
+    O::add(&want_sub, &pa, &nqa);
+    xyzz<F> m1 = p, m2 = p, m3 = p, m4 = p;
+    x_add_aff_body(m1, qf);
+    x_add_aff_mem_body(m2, &qf, false);
+    x_add_aff_body(m3, nqf);
+    x_add_aff_mem_body(m4, &qf, true);
+    typename O::A g3 = to_affine<O, F>(m1), g4 = to_affine<O, F>(m2), g5 = to_affine<O, F>(m3),
+                  g6 = to_affine<O, F>(m4);
+    bad += (memcmp(&m1, &m2, sizeof m1) != 0) + (memcmp(&m3, &m4, sizeof m3) != 0) +
+           !O::equal(&g3, &want) + !O::equal(&g4, &want) + !O::equal(&g5, &want_sub) +
+           !O::equal(&g6, &want_sub);
     if (bad)
         fprintf(stderr, "%s: %d failures\n", what, bad);
     return bad;
@@ -143,12 +162,14 @@ template <class O, class F> void run(const char *name, int n) {
         bad += one<O, F>(inf, q, false, "infinity + q");
         bad += one<O, F>(p, p, true, "p + p (different z)");
         bad += one<O, F>(p, nq, false, "p - p");
+        bad += one<O, F>(nq, p, false, "-p + p");
         bad += one<O, F>(inf, inf, false, "infinity + infinity");
-        cases += 6;
+        cases += 7;
     }
     CHECK(bad == 0);
-    printf("%s: %d additions, x_add_body and x_add_mem_body against the CPU: %d failures\n", name,
-           cases, bad);
+    printf("%s: %d additions, x_add_body, x_add_mem_body, x_add_aff_body, x_add_aff_mem_body "
+           "against the CPU: %d failures\n",
+           name, cases, bad);
 }
 
 } // namespace

@@ -275,7 +275,8 @@ static void check_ntt(cuda_ctx *c, unsigned max_log) {
 }
 
 /* The H step against the CPU's, with the last permutation fused into the
-   pointwise pass (gpu_h_brev, the default) and as its own pass. */
+   pointwise pass (gpu_h_brev, the default) and as its own pass, C through
+   six transforms (h_c_once, the default) and through seven. */
 static void check_h(cuda_ctx *c, unsigned lg, size_t rows) {
     size_t n = (size_t)1 << lg;
     fr *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b), *cc = malloc(n * sizeof *cc);
@@ -289,10 +290,12 @@ static void check_h(cuda_ctx *c, unsigned lg, size_t rows) {
     ntt_domain d; /* the CPU's H step clobbers b and cc: the GPU gets b0, c0 */
     CHECK(ntt_domain_init(&d, lg, g_threads) == NTT_OK);
     CHECK(h_poly_compute(a, b, cc, rows, &d, g_threads, NULL) == NTT_OK);
-    long saved = switch_get(SW_GPU_H_BREV);
+    long saved = switch_get(SW_GPU_H_BREV), saved_once = switch_get(SW_H_C_ONCE);
     char serr[128];
-    for (int brev = 1; brev >= 0; brev--) {
+    for (int mode = 3; mode >= 0; mode--) {
+        int brev = mode >> 1, once = mode & 1;
         CHECK(switch_set(SW_GPU_H_BREV, brev, serr, sizeof serr) == 0);
+        CHECK(switch_set(SW_H_C_ONCE, once, serr, sizeof serr) == 0);
         memcpy(ga, a0, rows * sizeof *a);
         float ms = 0;
         cuda_error e;
@@ -302,10 +305,11 @@ static void check_h(cuda_ctx *c, unsigned lg, size_t rows) {
         CHECK(s == CUDA_OK);
         int eq = s == CUDA_OK && memcmp(a, ga, (n - 1) * sizeof *a) == 0;
         CHECK(eq);
-        printf("gpu H step 2^%u (%zu rows, gpu_h_brev=%d): %s (%.3f ms)\n", lg, rows, brev,
-               eq ? "equal" : "MISMATCH", ms);
+        printf("gpu H step 2^%u (%zu rows, gpu_h_brev=%d h_c_once=%d): %s (%.3f ms)\n", lg, rows,
+               brev, once, eq ? "equal" : "MISMATCH", ms);
     }
     CHECK(switch_set(SW_GPU_H_BREV, saved, serr, sizeof serr) == 0);
+    CHECK(switch_set(SW_H_C_ONCE, saved_once, serr, sizeof serr) == 0);
     ntt_domain_destroy(&d);
     free(a), free(b), free(cc), free(ga), free(a0), free(b0), free(c0);
 }
@@ -411,6 +415,22 @@ static void check_msm(cuda_ctx *c, unsigned max_log) {
         check_msm_g1(c, gb, b1, nmax, S_EDGE, 0, 0);
     }
     CHECK(switch_set(SW_GPU_MSM_RED_LEVELS, saved_red, serr, sizeof serr) == 0);
+    /* the bucket loop's other sides (by default G1 loads each base whole, no
+       prefetch): the base loaded whole with the prefetch, read as needed
+       (gpu_msm_acc_mem=1) without it and with it */
+    long saved_am = switch_get(SW_GPU_MSM_ACC_MEM), saved_pf = switch_get(SW_GPU_MSM_PREFETCH);
+    for (int k = 0; k < 3; k++) {
+        int am = k > 0, pf = k != 1;
+        CHECK(switch_set(SW_GPU_MSM_ACC_MEM, am, serr, sizeof serr) == 0);
+        CHECK(switch_set(SW_GPU_MSM_PREFETCH, pf, serr, sizeof serr) == 0);
+        printf("gpu msm: gpu_msm_acc_mem=%d gpu_msm_prefetch=%d\n", am, pf);
+        check_msm_g1(c, gb, b1, 1024, S_RANDOM, 0, 1);
+        check_msm_g1(c, gb, b1, nmax, S_RANDOM, 0, 1);
+        check_msm_g1(c, gb, b1, nmax, S_BITS90, 1, 1);
+        check_msm_g1(c, gb, b1, nmax, S_EDGE, 0, 0);
+    }
+    CHECK(switch_set(SW_GPU_MSM_ACC_MEM, saved_am, serr, sizeof serr) == 0);
+    CHECK(switch_set(SW_GPU_MSM_PREFETCH, saved_pf, serr, sizeof serr) == 0);
     /* odd sizes */
     check_msm_g1(c, gb, b1, 1, S_RANDOM, 0, 1);
     check_msm_g1(c, gb, b1, 3, S_EDGE, 0, 1);
@@ -429,6 +449,10 @@ static void check_msm(cuda_ctx *c, unsigned max_log) {
             check_msm_g1(c, sb, same, n, S_SMALL, 0, 1);
         }
         CHECK(switch_set(SW_GPU_MSM_RED_LEVELS, saved_red, serr, sizeof serr) == 0);
+        /* doublings in the bucket loop with the base read as needed */
+        CHECK(switch_set(SW_GPU_MSM_ACC_MEM, 1, serr, sizeof serr) == 0);
+        check_msm_g1(c, sb, same, n, S_SMALL, 0, 1);
+        CHECK(switch_set(SW_GPU_MSM_ACC_MEM, saved_am, serr, sizeof serr) == 0);
         cuda_bases_free(sb);
         free(same);
     }
@@ -469,6 +493,16 @@ static void check_msm(cuda_ctx *c, unsigned max_log) {
         check_msm_g2(c, gb, b2, n2, S_BITS90, 1);
     }
     CHECK(switch_set(SW_GPU_MSM_RED_LEVELS, saved_red, serr, sizeof serr) == 0);
+    for (int am = 0; am <= 1; am++) {
+        CHECK(switch_set(SW_GPU_MSM_ACC_MEM, am, serr, sizeof serr) == 0);
+        CHECK(switch_set(SW_GPU_MSM_PREFETCH, !am, serr, sizeof serr) == 0);
+        printf("gpu msm g2: gpu_msm_acc_mem=%d gpu_msm_prefetch=%d\n", am, !am);
+        check_msm_g2(c, gb, b2, 1024, S_EDGE, 1);
+        check_msm_g2(c, gb, b2, n2, S_RANDOM, 0);
+        check_msm_g2(c, gb, b2, n2, S_BITS90, 1);
+    }
+    CHECK(switch_set(SW_GPU_MSM_ACC_MEM, saved_am, serr, sizeof serr) == 0);
+    CHECK(switch_set(SW_GPU_MSM_PREFETCH, saved_pf, serr, sizeof serr) == 0);
     for (int ptx = 1; ptx >= 0; ptx--) {
         CHECK(switch_set(SW_GPU_G2_PTX, ptx, serr, sizeof serr) == 0);
         printf("gpu msm g2: gpu_g2_ptx=%d\n", ptx);
@@ -497,6 +531,11 @@ static void check_msm(cuda_ctx *c, unsigned max_log) {
             check_msm_g2(c, sb, same, n, S_SMALL, 0);
         }
         CHECK(switch_set(SW_GPU_MSM_RED_LEVELS, saved_red, serr, sizeof serr) == 0);
+        for (int am = 0; am <= 1; am++) { /* doublings in the bucket loop, both loads */
+            CHECK(switch_set(SW_GPU_MSM_ACC_MEM, am, serr, sizeof serr) == 0);
+            check_msm_g2(c, sb, same, n, S_SMALL, 0);
+        }
+        CHECK(switch_set(SW_GPU_MSM_ACC_MEM, saved_am, serr, sizeof serr) == 0);
         cuda_bases_free(sb);
         free(same);
     }
