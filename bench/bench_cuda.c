@@ -427,18 +427,18 @@ static int bench_field(cuda_ctx *c) {
                 memcpy(dst, &v, el);
             }
         }
-        float ms[4][9];
+        float ms[5][9];
         unsigned R = reps() < 9 ? reps() : 9;
         int equal = 1;
         cuda_error e;
         for (unsigned r = 0; r < R && !rc; r++) {
             int eq = 0;
-            float t[4];
+            float t[5];
             if (cuda_field_bench(c, which_fr, threads, iters, x, y, t, &eq, &e)) {
                 fprintf(stderr, "bench_cuda: %s\n", e.msg);
                 rc = 1;
             }
-            for (int v = 0; v < 4; v++)
+            for (int v = 0; v < 5; v++)
                 ms[v][r] = t[v];
             equal &= eq;
         }
@@ -446,12 +446,13 @@ static int bench_field(cuda_ctx *c) {
             break;
         double muls = 4.0 * (double)threads * iters;
         float mp = median(ms[0], R), m2 = median(ms[1], R), mg = median(ms[2], R),
-              mc = median(ms[3], R);
+              mk = median(ms[3], R), mc = median(ms[4], R);
         printf("bench_cuda field %s mul: PTX %.2f ms (%.2f G/s); two accumulators %.2f ms "
-               "(%.2f G/s), without the special low limbs %.2f ms (%.2f G/s); portable C %.2f ms "
-               "(%.2f G/s); results %s; median of %u\n",
+               "(%.2f G/s), without the special low limbs %.2f ms (%.2f G/s); Karatsuba %.2f ms "
+               "(%.2f G/s); portable C %.2f ms (%.2f G/s); results %s; median of %u\n",
                which_fr ? "Fr" : "Fp", mp, muls / mp / 1e6, m2, muls / m2 / 1e6, mg,
-               muls / mg / 1e6, mc, muls / mc / 1e6, equal ? "equal" : "DIFFERENT", R);
+               muls / mg / 1e6, mk, muls / mk / 1e6, mc, muls / mc / 1e6,
+               equal ? "equal" : "DIFFERENT", R);
         if (!equal)
             rc = 1;
     }

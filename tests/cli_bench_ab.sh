@@ -30,7 +30,7 @@ expect 0 "--list" "$cuzk" bench ab --list
 for s in field_asm r1cs_thp poseidon_replay msm_bit_fast_path msm_batch_affine gpu_msm_window \
     gpu_ntt_radix gpu_g2 gpu_g2_ptx gpu_ntt_block gpu_ptx_sqr gpu_ptx_mul2 gpu_ntt_round \
     gpu_ntt_tw_full gpu_msm_red_levels gpu_stage_threads \
-    gpu_ntt_shfl gpu_msm_acc_mem gpu_msm_prefetch gpu_msm_red_part h_c_once; do
+    gpu_ntt_shfl gpu_msm_acc_mem gpu_msm_prefetch gpu_msm_red_part h_c_once gpu_h_fold; do
     has "^$s +CUZK_[A-Z0-9_]+ " "--list names $s"
 done
 expect 0 "--list with CUZK_FIELD_ASM=0" env CUZK_FIELD_ASM=0 "$cuzk" bench ab --list

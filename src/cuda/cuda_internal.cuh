@@ -121,9 +121,10 @@ cuda_status cz_h_poly_dev(cuda_ctx *c, dfr *a, dfr *b, dfr *cc, size_t rows, uns
 // is on the device: prep takes one input (rows valid) to its evaluations on
 // the coset; finish forms (a b - c) / Z and takes it back to coefficients.
 // c_once (h_c_once, read once by the caller for both): prep takes c only
-// to its coefficients times 1/Z, and finish subtracts them after the last
-// transform, (a b mod (x^n - g^n) - c) / Z: six transforms instead of seven.
-cuda_status cz_h_prep(cuda_ctx *c, dfr *v, size_t rows, unsigned log_n, bool is_c, bool c_once,
+// to its coefficients times 1/Z (coeffs_only), and finish subtracts them
+// after the last transform, (a b mod (x^n - g^n) - c) / Z: six transforms
+// instead of seven.
+cuda_status cz_h_prep(cuda_ctx *c, dfr *v, size_t rows, unsigned log_n, bool coeffs_only,
                       cuda_error *err);
 cuda_status cz_h_finish(cuda_ctx *c, dfr *a, const dfr *b, const dfr *cc, unsigned log_n,
                         bool c_once, cuda_error *err);

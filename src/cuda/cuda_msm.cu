@@ -68,7 +68,7 @@ __global__ void k_classify(const dfr *in, dfr *canon, size_t n, int mont, const 
             bi = dens_prefix[i >> 6] + (uint32_t)__popcll(w & ((1ull << bit) - 1));
         }
         if (present) {
-            dfr s = ldv(in + i);
+            dfr s = x_ld(in + i);
             if (mont) {
                 f_from_mont(s, s);
             } else if (!f_is_canonical(s)) {
@@ -101,7 +101,7 @@ __global__ void k_digits(const dfr *canon, const uint32_t *oth_s, const uint32_t
     uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
     if (j >= m)
         return;
-    dfr s = ldv(canon + oth_s[j]);
+    dfr s = x_ld(canon + oth_s[j]);
     uint32_t b = oth_b[j];
     uint32_t half = 1u << (c - 1), mask = (1u << c) - 1, carry = 0;
     uint32_t none = windows << (c - 1);
@@ -243,9 +243,7 @@ cuda_status cz_msm_prepare(cuda_ctx *c, const cuda_bases *bs, size_t first, size
             c->cub_tmp.p, tmp, (uint32_t *)c->keys.p, (uint32_t *)c->keys2.p, (uint32_t *)c->vals.p,
             (uint32_t *)c->vals2.p, m, 0, (int)end_bit, c->stream));
     }
-    p->n = n;
     p->n_one = n_one;
-    p->n_oth = n_oth;
     p->m = m;
     p->cw = cw;
     p->windows = windows;

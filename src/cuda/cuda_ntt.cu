@@ -10,7 +10,8 @@
 // factor comes from a two-level table (hi[e >> 14] * lo[e & 0x3fff]) once per
 // thread and pass, squared down for the smaller stages; the second is one of
 // 15 small roots shared by all domains.  Coset shifts and the 1/n factor are
-// folded into the first or last pass (no extra memory pass).
+// folded into the first or last pass (no extra memory pass), or in the H step
+// into the root tables themselves (gpu_h_fold: no multiply of their own).
 #include <new>
 #include <stdlib.h>
 #include <string.h>
@@ -99,49 +100,45 @@ __global__ void k_bitrev(dfr *a, unsigned log_n) {
     }
 }
 
+// (a b - c) / Z; c == NULL: h_c_once, C is subtracted after the last
+// transform; zmul false: gpu_h_fold, 1/Z is in the last transform's table.
 static __device__ __forceinline__ dfr quotient(const dfr *a, const dfr *b, const dfr *c,
-                                               const dfr &zinv, uint32_t i) {
-    dfr x = ld(a + i), y = ld(b + i), z = ld(c + i);
-    f_mul(x, x, y);
-    f_sub(x, x, z);
-    f_mul(x, x, zinv);
-    return x;
-}
-
-// a b / Z (c == NULL: h_c_once, C is subtracted after the last transform).
-static __device__ __forceinline__ dfr quotient_ab(const dfr *a, const dfr *b, const dfr *c,
-                                                  const dfr &zinv, uint32_t i) {
-    if (c)
-        return quotient(a, b, c, zinv, i);
+                                               const dfr &zinv, bool zmul, uint32_t i) {
     dfr x = ld(a + i), y = ld(b + i);
     f_mul(x, x, y);
-    f_mul(x, x, zinv);
+    if (c) {
+        dfr z = ld(c + i);
+        f_sub(x, x, z);
+    }
+    if (zmul)
+        f_mul(x, x, zinv);
     return x;
 }
 
 // a = (a b - c) / Z on the coset.
-__global__ void k_pointwise(dfr *a, const dfr *b, const dfr *c, dfr zinv, uint32_t n) {
+__global__ void k_pointwise(dfr *a, const dfr *b, const dfr *c, dfr zinv, bool zmul, uint32_t n) {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n)
-        st(a + i, quotient_ab(a, b, c, zinv, i));
+        st(a + i, quotient(a, b, c, zinv, zmul, i));
 }
 
 // The same, stored at bit-reversed positions, so the last inverse NTT runs
 // bit-reversed in, natural out and no permutation pass follows.  Thread i
 // does the pair (i, brev i) when i <= brev i (in place, no race).
-__global__ void k_pointwise_brev(dfr *a, const dfr *b, const dfr *c, dfr zinv, unsigned log_n) {
+__global__ void k_pointwise_brev(dfr *a, const dfr *b, const dfr *c, dfr zinv, bool zmul,
+                                 unsigned log_n) {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= (1u << log_n))
         return;
     uint32_t j = __brev(i) >> (32 - log_n);
     if (i > j)
         return;
-    dfr x = quotient_ab(a, b, c, zinv, i);
+    dfr x = quotient(a, b, c, zinv, zmul, i);
     if (i == j) {
         st(a + i, x);
         return;
     }
-    dfr y = quotient_ab(a, b, c, zinv, j);
+    dfr y = quotient(a, b, c, zinv, zmul, j);
     st(a + j, x);
     st(a + i, y);
 }
@@ -176,6 +173,35 @@ static void fill_pow_table_n(fr *x, size_t n, const fr *b) {
         fr_mul(&x[j], &x[j - 1], b);
 }
 
+// The block plan's pass i (np passes): its stage count and, DIF, its stride.
+static unsigned plan_k(unsigned log_n, unsigned np, unsigned i) {
+    return log_n / np + (i < log_n % np ? 1 : 0);
+}
+
+// One set of the inverse DIF's stage tables with a coset shift
+// (ntt_kf_roots): pass i's stage of half-size h = 2^s over stride 2^log_s
+// decides bit b = log_n - 1 - s - log_s of the output index j (its odd
+// branch has that bit set), so it gets g^(2^b) in its roots: every element
+// ends up times g^j.  wi512[e] = omega_1024^-e.
+static void fill_kf_tables(fr *kf, const fr *wi512, unsigned log_n, const fr *g) {
+    fr gp[CUDA_NTT_MAX_LOG_N]; // g^(2^b)
+    gp[0] = *g;
+    for (unsigned b = 1; b < log_n; b++)
+        fr_sqr(&gp[b], &gp[b - 1]);
+    memset(kf, 0, (size_t)NTT_KF_PASSES * NTT_KF_PASS * sizeof(fr));
+    unsigned np = (log_n + NTT_BLOCK_MAX_K - 1) / NTT_BLOCK_MAX_K, done = 0;
+    for (unsigned i = 0; i < np && i < NTT_KF_PASSES; i++) {
+        unsigned k = plan_k(log_n, np, i), log_s = log_n - done - k;
+        for (unsigned s = 0; s < k; s++) {
+            unsigned h = 1u << s, b = log_n - 1 - s - log_s;
+            for (unsigned e = 0; e < h; e++) // omega_2h^-e = omega_1024^-(e 512 / h)
+                fr_mul(&kf[i * NTT_KF_PASS + h - 1 + e], &wi512[e << (NTT_SMALL_LOG - 1 - s)],
+                       &gp[b]);
+        }
+        done += k;
+    }
+}
+
 void cz_ntt_tables_free(cuda_ctx *c) {
     for (int i = 0; i <= CUDA_NTT_MAX_LOG_N; i++) {
         if (c->ntt[i]) {
@@ -193,7 +219,9 @@ static cuda_status get_tables(cuda_ctx *c, unsigned log_n, ntt_tables **out, cud
     }
     unsigned full_log = log_n < NTT_FULL_LOG ? log_n : NTT_FULL_LOG;
     size_t full = (size_t)1 << full_log;
-    size_t bytes = ((size_t)T_COUNT * TSIZE + 2 * NTT_SMALL + 2 * full) * sizeof(fr);
+    size_t bytes =
+        ((size_t)T_COUNT * TSIZE + 2 * NTT_SMALL + 2 * full + 2 * NTT_KF_PASSES * NTT_KF_PASS) *
+        sizeof(fr);
     fr *h = (fr *)malloc(bytes);
     if (!h)
         return cz_fail(err, CUDA_ERR_NO_MEMORY, "out of host memory for NTT tables");
@@ -205,11 +233,20 @@ static cuda_status get_tables(cuda_ctx *c, unsigned log_n, ntt_tables **out, cud
     fr_set_one(&one);
     fr_set_u64(&n_fr, (uint64_t)1 << log_n);
     fr_inv(&ninv, &n_fr);
+    fr zinv, ninv_z; // 1 / (g^n - 1), 1 / (n (g^n - 1))
+    uint64_t nexp = (uint64_t)1 << log_n;
+    fr_pow_vartime(&zinv, &g, &nexp, 1);
+    fr_sub(&zinv, &zinv, &one);
+    fr_inv(&zinv, &zinv);
+    fr_mul(&ninv_z, &ninv, &zinv);
     fill_pow_table(h + T_W_LO * TSIZE, h + T_W_HI * TSIZE, &w, &one);
     fill_pow_table(h + T_WI_LO * TSIZE, h + T_WI_HI * TSIZE, &wi, &one);
     fill_pow_table(h + T_G_LO * TSIZE, h + T_G_HI * TSIZE, &g, &one);
     fill_pow_table(NULL, h + T_GN_HI * TSIZE, &g, &ninv);
     fill_pow_table(h + T_GI_LO * TSIZE, h + T_GIN_HI * TSIZE, &gi, &ninv);
+    fill_pow_table(NULL, h + T_GINZ_HI * TSIZE, &gi, &ninv_z);
+    fill_pow_table(NULL, h + T_WIK_HI * TSIZE, &wi, &ninv_z);
+    fill_pow_table(NULL, h + T_WIN_HI * TSIZE, &wi, &ninv);
     fr *small = h + (size_t)T_COUNT * TSIZE; // omega_1024^(+-i), i < 512
     fr w10, w10i;
     fr_root_of_unity(&w10, NTT_SMALL_LOG);
@@ -221,6 +258,9 @@ static cuda_status get_tables(cuda_ctx *c, unsigned log_n, ntt_tables **out, cud
     fr_inv(&wfi, &wf);
     fill_pow_table_n(small + 2 * NTT_SMALL, full, &wf);
     fill_pow_table_n(small + 2 * NTT_SMALL + full, full, &wfi);
+    fr *kf = small + 2 * NTT_SMALL + 2 * full;
+    fill_kf_tables(kf, small + NTT_SMALL, log_n, &g);
+    fill_kf_tables(kf + NTT_KF_PASSES * NTT_KF_PASS, small + NTT_SMALL, log_n, &gi);
     ntt_tables *t = new (std::nothrow) ntt_tables();
     if (!t) {
         free(h);
@@ -228,12 +268,7 @@ static cuda_status get_tables(cuda_ctx *c, unsigned log_n, ntt_tables **out, cud
     }
     t->n_inv = ninv;
     t->full_log = full_log;
-    // zinv = 1 / (g^n - 1)
-    uint64_t nexp = (uint64_t)1 << log_n;
-    fr z;
-    fr_pow_vartime(&z, &g, &nexp, 1);
-    fr_sub(&z, &z, &one);
-    fr_inv(&t->zinv, &z);
+    t->zinv = zinv;
     cudaError_t e = cudaMalloc(&t->d, bytes);
     if (e == cudaSuccess)
         e = cudaMemcpy(t->d, h, bytes, cudaMemcpyHostToDevice);
@@ -332,7 +367,7 @@ static cuda_status block_transform(cuda_ctx *c, dfr *a, unsigned log_n, bool dit
     scale_op none;
     memset(&none, 0, sizeof none);
     for (unsigned i = 0; i < np; i++) {
-        unsigned k = log_n / np + (i < log_n % np ? 1 : 0);
+        unsigned k = plan_k(log_n, np, i);
         unsigned log_s = dit ? done : log_n - done - k;
         cz_ntt_block_pass(c, a, log_n, log_s, (int)k, dit, inverse, t, i == 0 ? pre : none,
                           i == np - 1 ? post : none);
@@ -459,7 +494,43 @@ cuda_status cz_ntt_dev(cuda_ctx *c, dfr *a, unsigned log_n, cuda_ntt_kind kind, 
     return CUDA_OK;
 }
 
-cuda_status cz_h_prep(cuda_ctx *c, dfr *v, size_t rows, unsigned log_n, bool is_c, bool c_once,
+// An inverse DIF (natural in, bit-reversed out) times the constant k, with k
+// folded into the first pass: its column twiddles come from the hi table
+// hi_id (WI's times k), and column 0, which has none, multiplies by k.  With
+// kf_set >= 0, also times g^j (set 0) or g^-j (set 1): the stage tables
+// (ntt_kf_roots) hold the shift.  sub: subtracted in the last pass (at the
+// same positions), or nullptr.  Only where the first pass takes its twiddles
+// from the two-level table (above 2^NTT_FULL_LOG, or gpu_ntt_tw_full off) or
+// has column 0 alone (one pass), and with a shift the plan with stage-table
+// kernels; false: not done, the caller scales in the last pass instead.
+static bool idif_folded(cuda_ctx *c, dfr *v, unsigned log_n, const ntt_tables *t, int hi_id,
+                        const fr &k, int kf_set, const dfr *sub) {
+    if (log_n < 3 || !switch_get(SW_GPU_NTT_BLOCK) || (kf_set >= 0 && !cz_ntt_block_kf_plan()))
+        return false;
+    unsigned np = (log_n + NTT_BLOCK_MAX_K - 1) / NTT_BLOCK_MAX_K;
+    if (np > 1 && switch_get(SW_GPU_NTT_TW_FULL) && log_n <= t->full_log)
+        return false;
+    scale_op none;
+    memset(&none, 0, sizeof none);
+    const dfr *whik = t->d + hi_id * TSIZE;
+    for (unsigned i = 0, done = 0; i < np; i++) { // block_transform's plan, DIF
+        unsigned kk = plan_k(log_n, np, i);
+        scale_op post = none;
+        if (i == 0) { // one pass: column 0 only, so the subtraction is never skipped
+            post = scale_const(k);
+            post.c0_only = 1;
+        }
+        if (i == np - 1)
+            post.sub = sub;
+        cz_ntt_block_pass(c, v, log_n, log_n - done - kk, (int)kk, false, true, t, none, post,
+                          i == 0 ? whik : nullptr,
+                          kf_set >= 0 ? ntt_kf_roots(t, (unsigned)kf_set, i) : nullptr);
+        done += kk;
+    }
+    return true;
+}
+
+cuda_status cz_h_prep(cuda_ctx *c, dfr *v, size_t rows, unsigned log_n, bool coeffs_only,
                       cuda_error *err) {
     ntt_tables *t;
     cuda_status s = tables_for(c, log_n, "H domain", &t, err);
@@ -471,13 +542,23 @@ cuda_status cz_h_prep(cuda_ctx *c, dfr *v, size_t rows, unsigned log_n, bool is_
     scale_op none;
     memset(&none, 0, sizeof none);
     CZ_TRY(cudaMemsetAsync(v + rows, 0, (n - rows) * sizeof(dfr), c->stream));
-    if (is_c && c_once) { // C's coefficients times 1/Z, bit-reversed: finish subtracts them
+    if (coeffs_only) { // C's coefficients times 1/Z, bit-reversed: finish subtracts them
         fr k;
         fr_mul(&k, &t->n_inv, &t->zinv);
+        if (switch_get(SW_GPU_H_FOLD) >= 1 &&
+            idif_folded(c, v, log_n, t, T_WIK_HI, k, -1, nullptr)) {
+            CZ_LAUNCHED("k_ntt_block");
+            return CUDA_OK;
+        }
         return transform(c, v, log_n, false, true, t, none, scale_const(k), err);
     }
-    // iNTT to bit-reversed coefficients, times g^j / n (the coset shift)
-    if ((s = transform(c, v, log_n, false, true, t, none, scale_table(t, T_GN_HI, T_G_LO, 1), err)))
+    // iNTT to bit-reversed coefficients, times g^j / n (the coset shift):
+    // folded into the roots (gpu_h_fold = 2) or in the last pass
+    if (switch_get(SW_GPU_H_FOLD) >= 2 &&
+        idif_folded(c, v, log_n, t, T_WIN_HI, t->n_inv, 0, nullptr))
+        CZ_LAUNCHED("k_ntt_block");
+    else if ((s = transform(c, v, log_n, false, true, t, none, scale_table(t, T_GN_HI, T_G_LO, 1),
+                            err)))
         return s;
     // evaluations on the coset, natural order
     return transform(c, v, log_n, true, false, t, none, none, err);
@@ -495,20 +576,30 @@ cuda_status cz_h_finish(cuda_ctx *c, dfr *a, const dfr *b, const dfr *cc, unsign
     unsigned blocks = (unsigned)((n + 255) / 256);
     // with c_once, cc holds C's coefficients / Z at bit-reversed positions
     const dfr *pc = c_once ? nullptr : cc;
+    // gpu_h_fold: 1/Z comes with g^-j / n from one table, not in the pointwise pass
+    const long fold = switch_get(SW_GPU_H_FOLD);
+    const int gin = fold ? T_GINZ_HI : T_GIN_HI;
     if (switch_get(SW_GPU_H_BREV)) {
-        k_pointwise_brev<<<blocks, 256, 0, c->stream>>>(a, b, pc, to_d(t->zinv), log_n);
+        k_pointwise_brev<<<blocks, 256, 0, c->stream>>>(a, b, pc, to_d(t->zinv), !fold, log_n);
         CZ_LAUNCHED("k_pointwise_brev");
         // coset iNTT, bit-reversed in, natural out, times g^-j / n (minus C / Z)
-        scale_op post = scale_table(t, T_GIN_HI, T_GI_LO, 0);
+        scale_op post = scale_table(t, gin, T_GI_LO, 0);
         if (c_once) {
             post.sub = cc;
             post.sub_brev = 1;
         }
         return transform(c, a, log_n, true, true, t, none, post, err);
     }
-    k_pointwise<<<blocks, 256, 0, c->stream>>>(a, b, pc, to_d(t->zinv), (uint32_t)n);
+    k_pointwise<<<blocks, 256, 0, c->stream>>>(a, b, pc, to_d(t->zinv), !fold, (uint32_t)n);
     CZ_LAUNCHED("k_pointwise");
-    scale_op post = scale_table(t, T_GIN_HI, T_GI_LO, 1);
+    // gpu_h_fold = 2: g^-j in the stage roots, 1/(nZ) in the column twiddles
+    fr k;
+    fr_mul(&k, &t->n_inv, &t->zinv);
+    if (fold >= 2 && idif_folded(c, a, log_n, t, T_WIK_HI, k, 1, c_once ? cc : nullptr)) {
+        CZ_LAUNCHED("k_ntt_block");
+        return bitrev(c, a, log_n, err);
+    }
+    scale_op post = scale_table(t, gin, T_GI_LO, 1);
     if (c_once)
         post.sub = cc; // both bit-reversed
     if ((s = transform(c, a, log_n, false, true, t, none, post, err)))
@@ -522,7 +613,7 @@ cuda_status cz_h_poly_dev(cuda_ctx *c, dfr *a, dfr *b, dfr *cc, size_t rows, uns
     cuda_status s = CUDA_OK;
     bool c_once = switch_get(SW_H_C_ONCE) != 0;
     for (int i = 0; i < 3 && !s; i++)
-        s = cz_h_prep(c, v[i], rows, log_n, i == 2, c_once, err);
+        s = cz_h_prep(c, v[i], rows, log_n, i == 2 && c_once, err);
     return s ? s : cz_h_finish(c, a, b, cc, log_n, c_once, err);
 }
 

@@ -80,10 +80,13 @@ template <int E> static __device__ __forceinline__ uint32_t nb_pos(uint32_t tt, 
 
 // The stages of one round on x[2^E]; w512[i] = omega_1024^i.  The stage of
 // distance d (half-size h = d 2^ls) uses omega_2h^(lo + 2^ls (j mod d)).
-// M: the multiply (f_mul_v), fixed per kernel.
-template <bool DIT, int M, int E>
+// M: the multiply (f_mul_v), fixed per kernel.  KF (DIF only): the roots
+// come from this pass's stage table wst[h - 1 + e] instead, each stage's
+// times the factor its odd branch gets (gpu_h_fold = 2: the coset shift), so
+// no stage is trivial.
+template <bool DIT, int M, int E, bool KF>
 static __device__ __forceinline__ void nb_stages(dfr (&x)[1 << E], int ls, int nst, uint32_t lo,
-                                                 const dfr *w512) {
+                                                 const dfr *w512, const dfr *wst) {
     CZ_UNROLL
     for (int q = 0; q < nst; q++) {
         const int ld = DIT ? q : nst - 1 - q;
@@ -92,10 +95,13 @@ static __device__ __forceinline__ void nb_stages(dfr (&x)[1 << E], int ls, int n
         for (int j = 0; j < (1 << E); j++) {
             if (j & d)
                 continue;
-            const bool trivial = ls == 0 && (j & (d - 1)) == 0; // omega^0
+            const bool trivial = !KF && ls == 0 && (j & (d - 1)) == 0; // omega^0
+            const uint32_t e = lo + ((uint32_t)(j & (d - 1)) << ls);
             dfr w;
-            if (!trivial)
-                w = ldg(w512 + (((lo + ((uint32_t)(j & (d - 1)) << ls))) << (9 - ld - ls)));
+            if (KF)
+                w = ldg(wst + ((d << ls) - 1) + e);
+            else if (!trivial)
+                w = ldg(w512 + (e << (9 - ld - ls)));
             dfr u = x[j], v = x[j + d];
             if (DIT) {
                 if (!trivial)
@@ -129,10 +135,11 @@ nb_column_twiddle(dfr &x, uint32_t c, uint32_t p, int k, unsigned log_n, unsigne
     f_mul_v<M>(x, x, f);
 }
 
-template <int K, bool DIT, int M, int E, bool SH>
+template <int K, bool DIT, int M, int E, bool SH, bool KF>
 __global__ void __launch_bounds__(nb_block<E>::threads, nb_block<E>::min_blocks)
     k_ntt_block(dfr *a, unsigned log_n, unsigned log_s, const dfr *w512, const dfr *whi,
-                const dfr *wlo, const dfr *wfull, unsigned full_log, scale_op pre, scale_op post) {
+                const dfr *wlo, const dfr *wfull, unsigned full_log, scale_op pre, scale_op post,
+                const dfr *wst) {
     __shared__ nb_shared<E> sh;
     typedef nb_round<K, E> R;
     constexpr int EL = 1 << E;
@@ -150,7 +157,7 @@ __global__ void __launch_bounds__(nb_block<E>::threads, nb_block<E>::min_blocks)
     for (int j = 0; j < EL; j++) {
         uint32_t p = nb_pos<E>(tt, R::ls(r_first), j);
         x[j] = ld(a + base + (p << log_s));
-        if (pre.mode)
+        if (pre.mode && !(pre.c0_only && c))
             apply_scale<M>(x[j], pre, base + (p << log_s), log_n);
         if (DIT && c)
             nb_column_twiddle<M>(x[j], c, p, K, log_n, log_s, whi, wlo, wfull, full_log);
@@ -179,7 +186,7 @@ __global__ void __launch_bounds__(nb_block<E>::threads, nb_block<E>::min_blocks)
                     x[j] = sh_get(sh, slot0 + nb_pos<E>(tt, R::ls(r), j));
             }
         }
-        nb_stages<DIT, M, E>(x, R::ls(r), R::nst(r), tt & ((1u << R::ls(r)) - 1), w512);
+        nb_stages<DIT, M, E, KF>(x, R::ls(r), R::nst(r), tt & ((1u << R::ls(r)) - 1), w512, wst);
     }
     const int r_last = DIT ? 0 : R::rounds - 1;
     CZ_UNROLL
@@ -187,24 +194,25 @@ __global__ void __launch_bounds__(nb_block<E>::threads, nb_block<E>::min_blocks)
         uint32_t p = nb_pos<E>(tt, R::ls(r_last), j);
         if (!DIT && c)
             nb_column_twiddle<M>(x[j], c, p, K, log_n, log_s, whi, wlo, wfull, full_log);
-        if (post.mode)
+        if ((post.mode || post.sub) && !(post.c0_only && c))
             apply_scale<M>(x[j], post, base + (p << log_s), log_n);
         st(a + base + (p << log_s), x[j]);
     }
 }
 
-template <int K, bool DIT, int M, int E, bool SH>
+template <int K, bool DIT, int M, int E, bool SH, bool KF = false>
 static void nb_launch(cuda_ctx *c, dfr *a, unsigned log_n, unsigned log_s, const dfr *w512,
                       const dfr *whi, const dfr *wlo, const dfr *wfull, unsigned full_log,
-                      const scale_op &pre, const scale_op &post) {
+                      const scale_op &pre, const scale_op &post, const dfr *wst) {
     uint32_t threads = 1u << (log_n - E);
     unsigned block = threads < nb_block<E>::threads ? threads : nb_block<E>::threads;
-    k_ntt_block<K, DIT, M, E, SH><<<threads / block, block, 0, c->stream>>>(
-        a, log_n, log_s, w512, whi, wlo, wfull, full_log, pre, post);
+    k_ntt_block<K, DIT, M, E, SH, KF><<<threads / block, block, 0, c->stream>>>(
+        a, log_n, log_s, w512, whi, wlo, wfull, full_log, pre, post, wst);
 }
 
 typedef void (*nb_launcher)(cuda_ctx *, dfr *, unsigned, unsigned, const dfr *, const dfr *,
-                            const dfr *, const dfr *, unsigned, const scale_op &, const scale_op &);
+                            const dfr *, const dfr *, unsigned, const scale_op &, const scale_op &,
+                            const dfr *);
 
 // [plan: E = 1, 2, 3, E = 1 with lane swaps][multiply: ptx_mul, ptx_mul2]
 // [DIF, DIT][k - 3]: the switches gpu_ntt_round, gpu_ntt_shfl and
@@ -225,11 +233,28 @@ static const nb_launcher nb_table[4][2][2][NTT_BLOCK_MAX_K - 2] = {
 #undef NB_MUL
 #undef NB_ROW
 
+// The stage-table DIF passes (KF), for the default plan only (E = 1 with
+// lane swaps): [multiply][k - 3].
+#define NB_KF(M)                                                                          \
+    {                                                                                     \
+        nb_launch<3, false, M, 1, true, true>, nb_launch<4, false, M, 1, true, true>,     \
+            nb_launch<5, false, M, 1, true, true>, nb_launch<6, false, M, 1, true, true>, \
+            nb_launch<7, false, M, 1, true, true>, nb_launch<8, false, M, 1, true, true>, \
+            nb_launch<9, false, M, 1, true, true>                                         \
+    }
+static const nb_launcher nb_kf_table[2][NTT_BLOCK_MAX_K - 2] = {NB_KF(1), NB_KF(2)};
+#undef NB_KF
+
+bool cz_ntt_block_kf_plan(void) {
+    return switch_get(SW_GPU_NTT_ROUND) == 1 && switch_get(SW_GPU_NTT_SHFL) != 0;
+}
+
 void cz_ntt_block_pass(cuda_ctx *c, dfr *a, unsigned log_n, unsigned log_s, int k, bool dit,
-                       bool inverse, const ntt_tables *t, const scale_op &pre,
-                       const scale_op &post) {
+                       bool inverse, const ntt_tables *t, const scale_op &pre, const scale_op &post,
+                       const dfr *whi, const dfr *wst) {
     const dfr *w512 = ntt_small_roots(t, inverse);
-    const dfr *whi = t->d + (inverse ? T_WI_HI : T_W_HI) * TSIZE;
+    if (!whi)
+        whi = t->d + (inverse ? T_WI_HI : T_W_HI) * TSIZE;
     const dfr *wlo = t->d + (inverse ? T_WI_LO : T_W_LO) * TSIZE;
     const dfr *wfull = switch_get(SW_GPU_NTT_TW_FULL) ? ntt_full_roots(t, inverse) : nullptr;
     int ki = k < 3 ? 0 : k > NTT_BLOCK_MAX_K ? NTT_BLOCK_MAX_K - 3 : k - 3;
@@ -238,6 +263,9 @@ void cz_ntt_block_pass(cuda_ctx *c, dfr *a, unsigned log_n, unsigned log_s, int 
     int ei = e >= 1 && e <= 3 ? (int)e - 1 : 1;
     if (ei == 0 && switch_get(SW_GPU_NTT_SHFL))
         ei = 3;
-    nb_table[ei][mi][dit ? 1 : 0][ki](c, a, log_n, log_s, w512, whi, wlo, wfull, t->full_log, pre,
-                                      post);
+    if (wst) // the caller checked cz_ntt_block_kf_plan and !dit
+        nb_kf_table[mi][ki](c, a, log_n, log_s, w512, whi, wlo, wfull, t->full_log, pre, post, wst);
+    else
+        nb_table[ei][mi][dit ? 1 : 0][ki](c, a, log_n, log_s, w512, whi, wlo, wfull, t->full_log,
+                                          pre, post, nullptr);
 }

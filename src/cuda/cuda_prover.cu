@@ -221,7 +221,7 @@ groth16_status gpu_part(gpu_sums *o, const r1cs_partition *p, const groth16_para
             cudaStreamWaitEvent(c->stream, c->up[i], 0);
             if (i == 0)
                 cudaEventRecord(c->ev[0], c->stream);
-            cs = cz_h_prep(c, (dfr *)dst[i], p->num_constraints, (unsigned)k, i == 2, c_once, &e);
+            cs = cz_h_prep(c, (dfr *)dst[i], p->num_constraints, (unsigned)k, i == 2 && c_once, &e);
         }
         if (cs || (cs = cz_h_finish(c, h, (const dfr *)dst[1], (const dfr *)dst[2], (unsigned)k,
                                     c_once, &e)))

@@ -191,7 +191,7 @@ template <class T> CZ_HD T x_reload(const T *p) {
     return r;
 }
 
-// A coordinate from memory in 16-byte pieces (records are 16-byte aligned).
+// A coordinate or record from memory in 16-byte pieces (16-byte aligned).
 template <class F> CZ_HD F x_ld(const F *p) {
     static_assert(sizeof(F) % 16 == 0, "coordinate size");
     F r;

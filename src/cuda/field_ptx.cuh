@@ -317,6 +317,64 @@ template <int N, int I> CZ_D void ptx_cross_rows(uint32_t *t, const uint32_t *a)
     }
 }
 
+// One row of REDC on u[0..N] (u[N] = 0 on entry): u += m p with m = -u[0] /
+// p mod 2^32, so u[0] becomes 0, then u shifts down a limb.  With Fr's
+// special low limbs (1, 2^32 - 1) and m = -u[0], the products of those two
+// limbs are adds (see ptx_p_low_special): twelve multiply-adds a row, not 16.
+template <class P> CZ_D void ptx_redc_row(uint32_t *u) {
+    constexpr int N = P::N;
+    const uint32_t u0 = u[0];
+    if constexpr (ptx_p_low_special<P>::value) {
+        const uint32_t m = 0u - u0, h1 = u0 ? ~u0 : 0u; // hi((2^32 - 1) m)
+        // the low halves: p0 m = m, lo(p1 m) = u0, then p2..p(N-1)
+        uint32_t t = add_cc(u0, m); // 0, carry u0 != 0
+        (void)t;
+        u[1] = addc_cc(u[1], u0);
+        CZ_PTX_UNROLL
+        for (int j = 2; j < N; j++)
+            u[j] = madc_lo_cc(P::p(j), m, u[j]);
+        u[N] = addc(u[N], 0);
+        // the high halves: hi(p0 m) = 0, hi(p1 m) = h1, then p2..p(N-1)
+        u[2] = add_cc(u[2], h1);
+        CZ_PTX_UNROLL
+        for (int j = 2; j < N - 1; j++)
+            u[j + 1] = madc_hi_cc(P::p(j), m, u[j + 1]);
+        u[N] = madc_hi(P::p(N - 1), m, u[N]);
+    } else {
+        uint32_t pm[N];
+        CZ_PTX_UNROLL
+        for (int j = 0; j < N; j++)
+            pm[j] = P::p(j);
+        ptx_mul_add_row<N>(u, pm, u0 * P::n0);
+    }
+    CZ_PTX_UNROLL
+    for (int j = 0; j < N; j++)
+        u[j] = u[j + 1];
+    u[N] = 0;
+}
+
+// r = t / 2^(32N) mod p for a 2N-limb t = h R + u with h < p / 2: as
+// h + REDC(u).  REDC(u) <= p since u < R, so h + REDC(u) < 2p and one
+// subtraction ends it.
+template <class P> CZ_D void ptx_reduce_wide(uint32_t *r, const uint32_t *t) {
+    constexpr int N = P::N;
+    uint32_t u[N + 1];
+    CZ_PTX_UNROLL
+    for (int j = 0; j < N; j++)
+        u[j] = t[j];
+    u[N] = 0;
+    CZ_PTX_UNROLL
+    for (int i = 0; i < N; i++) // u + m p < 2^(32(N+1)) at every row
+        ptx_redc_row<P>(u);
+    uint32_t s[N];
+    s[0] = add_cc(u[0], t[N]);
+    CZ_PTX_UNROLL
+    for (int j = 1; j < N - 1; j++)
+        s[j] = addc_cc(u[j], t[N + j]);
+    s[N - 1] = addc(u[N - 1], t[2 * N - 1]);
+    ptx_reduce<P>(r, s);
+}
+
 // Montgomery r = a^2 / 2^(32N) mod p: the 2N-limb square (cross products
 // once, doubled, plus the diagonal: about N^2 / 2 fewer products than a
 // multiply), then T = h R + u is reduced as h + REDC(u).  REDC(u) <= p since
@@ -343,29 +401,89 @@ template <class P> CZ_D void ptx_sqr(uint32_t *r, const uint32_t *a) {
     }
     t[2 * N - 2] = madc_lo_cc(a[N - 1], a[N - 1], t[2 * N - 2]);
     t[2 * N - 1] = madc_hi(a[N - 1], a[N - 1], t[2 * N - 1]);
-    uint32_t pm[N], u[N + 1];
+    ptx_reduce_wide<P>(r, t);
+}
+
+// r[0..2H-1] = x[0..H-1] y[0..H-1], schoolbook by rows: row 0 as plain
+// low products plus one chain of high ones, then rows through ptx_row_top0.
+template <int H> CZ_D void ptx_prod(uint32_t *r, const uint32_t *x, const uint32_t *y) {
     CZ_PTX_UNROLL
-    for (int j = 0; j < N; j++) {
-        pm[j] = P::p(j);
-        u[j] = t[j];
-    }
-    u[N] = 0;
+    for (int j = 0; j < H; j++)
+        r[j] = mul_lo(x[j], y[0]);
+    r[1] = mad_hi_cc(x[0], y[0], r[1]);
     CZ_PTX_UNROLL
-    for (int i = 0; i < N; i++) { // REDC(u): u + m p < 2^(32(N+1)) at every row
-        uint32_t m = u[0] * P::n0;
-        ptx_mul_add_row<N>(u, pm, m);
-        CZ_PTX_UNROLL
-        for (int j = 0; j < N; j++)
-            u[j] = u[j + 1];
-        u[N] = 0;
-    }
-    uint32_t s[N];
-    s[0] = add_cc(u[0], t[N]);
+    for (int j = 1; j < H - 1; j++)
+        r[j + 1] = madc_hi_cc(x[j], y[0], r[j + 1]);
+    r[H] = madc_hi(x[H - 1], y[0], 0);
     CZ_PTX_UNROLL
-    for (int j = 1; j < N - 1; j++)
-        s[j] = addc_cc(u[j], t[N + j]);
-    s[N - 1] = addc(u[N - 1], t[2 * N - 1]);
-    ptx_reduce<P>(r, s);
+    for (int j = H + 1; j < 2 * H; j++)
+        r[j] = 0;
+    CZ_PTX_UNROLL
+    for (int i = 1; i < H; i++)
+        ptx_row_top0<H>(r + i, x, y[i]);
+}
+
+// Montgomery r = a b / 2^(32N) mod p with the 2N-limb product by one level of
+// Karatsuba: with a = a0 + a1 X, b = b0 + b1 X (X = 2^(16N)), a b = z0 +
+// ((a0 + a1)(b0 + b1) - z0 - z2) X + z2 X^2, three half-size products
+// (3 N^2 / 4 limb products, not N^2) for some adds, which run on the integer
+// ALU while the multiplier is the bottleneck.  The half sums have a carry bit
+// each, added back as masked rows.  Then T = h R + u is reduced as
+// h + REDC(u), as in ptx_sqr.  Measured, not used: on sm_90 it is 29 % (Fr)
+// and 31 % (Fp) slower than ptx_mul2 (bench_cuda field), because ptxas fuses
+// ptx_mul2's adjacent lo/hi products of one pair into IMAD.WIDE, which these
+// separate lo and hi chains do not get, and the extra adds cost issue slots.
+// Kept for that benchmark and the CPU model test (ptx_model.cu).
+template <class P> CZ_D void ptx_mul_kara(uint32_t *r, const uint32_t *a, const uint32_t *b) {
+    constexpr int N = P::N, H = N / 2;
+    static_assert(N % 4 == 0, "halves of even limb count");
+    uint32_t t[2 * N], sa[H], sb[H], z[N + 1];
+    ptx_prod<H>(t, a, b);             // z0
+    ptx_prod<H>(t + N, a + H, b + H); // z2
+    sa[0] = add_cc(a[0], a[H]);
+    CZ_PTX_UNROLL
+    for (int j = 1; j < H; j++)
+        sa[j] = addc_cc(a[j], a[H + j]);
+    const uint32_t ca = addc(0, 0);
+    sb[0] = add_cc(b[0], b[H]);
+    CZ_PTX_UNROLL
+    for (int j = 1; j < H; j++)
+        sb[j] = addc_cc(b[j], b[H + j]);
+    const uint32_t cb = addc(0, 0);
+    ptx_prod<H>(z, sa, sb);
+    // (sa + ca X)(sb + cb X) = sa sb + (ca sb + cb sa) X + ca cb X^2
+    const uint32_t ma = 0u - ca, mb = 0u - cb;
+    z[H] = add_cc(z[H], sb[0] & ma);
+    CZ_PTX_UNROLL
+    for (int j = 1; j < H; j++)
+        z[H + j] = addc_cc(z[H + j], sb[j] & ma);
+    z[N] = addc(ca & cb, 0);
+    z[H] = add_cc(z[H], sa[0] & mb);
+    CZ_PTX_UNROLL
+    for (int j = 1; j < H; j++)
+        z[H + j] = addc_cc(z[H + j], sa[j] & mb);
+    z[N] = addc(z[N], 0);
+    // z1 = z - z0 - z2 = a0 b1 + a1 b0 >= 0
+    z[0] = sub_cc(z[0], t[0]);
+    CZ_PTX_UNROLL
+    for (int j = 1; j < N; j++)
+        z[j] = subc_cc(z[j], t[j]);
+    z[N] = subc(z[N], 0);
+    z[0] = sub_cc(z[0], t[N]);
+    CZ_PTX_UNROLL
+    for (int j = 1; j < N; j++)
+        z[j] = subc_cc(z[j], t[N + j]);
+    z[N] = subc(z[N], 0);
+    // t += z1 X; a b < 2^(64N): no carry out of the top limb
+    t[H] = add_cc(t[H], z[0]);
+    CZ_PTX_UNROLL
+    for (int j = 1; j <= N; j++)
+        t[H + j] = addc_cc(t[H + j], z[j]);
+    CZ_PTX_UNROLL
+    for (int j = H + N + 1; j < 2 * N - 1; j++)
+        t[j] = addc_cc(t[j], 0);
+    t[2 * N - 1] = addc(t[2 * N - 1], 0);
+    ptx_reduce_wide<P>(r, t);
 }
 
 #undef CZ_D

@@ -22,17 +22,8 @@ extern "C" {
 typedef fp2_t<dfp_m1> g2f_m1;
 typedef fp2_t<dfp_m2> g2f_m2;
 
-// 16-byte vector copies for the 32/96/192/384-byte records.
-template <class T> static __device__ __forceinline__ T ldv(const T *p) {
-    static_assert(sizeof(T) % 16 == 0, "record size");
-    T r;
-    const uint4 *s = (const uint4 *)p;
-    uint4 *d = (uint4 *)&r;
-#pragma unroll
-    for (unsigned i = 0; i < sizeof(T) / 16; i++)
-        d[i] = s[i];
-    return r;
-}
+// 16-byte vector copies for the 32/96/192/384-byte records: loads by x_ld
+// (curve.cuh), stores here.
 template <class T> static __device__ __forceinline__ void stv(T *p, const T &v) {
     const uint4 *s = (const uint4 *)&v;
     uint4 *d = (uint4 *)p;
@@ -52,7 +43,7 @@ static inline unsigned ceil_log2(size_t x) {
 // key (window << (cw - 1) | (|digit| - 1); none = past every bucket), values
 // base index | sign << 31; the n_one bases of the one-scalars listed apart.
 struct msm_prep {
-    size_t n, n_one, n_oth, m;
+    size_t n_one, m;
     unsigned cw, windows;
     uint32_t none;
     const uint32_t *keys, *vals, *ones; // device
@@ -67,7 +58,7 @@ cuda_status cz_msm_prepare(cuda_ctx *c, const cuda_bases *bs, size_t first, size
                            cuda_error *err);
 
 // out = the prepared MSM's sum (events ev[2..4]; stats: buckets, reduce,
-// total).  p.n > 0.
+// total).  p comes from a prepare of n > 0 scalars.
 template <class F>
 cuda_status cz_msm_sum(cuda_ctx *c, const msm_prep &p, xyzz<F> *out, cuda_msm_stats *stats,
                        cuda_error *err);

@@ -16,7 +16,7 @@ static __device__ __forceinline__ void add_entry(xyzz<F> &acc, const affine<F> *
     if constexpr (QM) {
         xk_add_aff_mem(acc, bases + (v & 0x7fffffffu), (v >> 31) != 0);
     } else {
-        affine<F> q = ldv(bases + (v & 0x7fffffffu));
+        affine<F> q = x_ld(bases + (v & 0x7fffffffu));
         if (v >> 31)
             f_neg(q.y, q.y);
         xk_add_aff(acc, q);
@@ -120,7 +120,7 @@ __global__ void __launch_bounds__(128)
             cur = k;
             x_set_inf(acc);
         }
-        xyzz<F> q = ldv(pts + i);
+        xyzz<F> q = x_ld(pts + i);
         xk_add(acc, q);
     }
     if (cur == KEY_NONE)

@@ -28,7 +28,7 @@ __global__ void __launch_bounds__(128)
     x_set_inf(run);
     x_set_inf(tot);
     for (int i = (1 << s_log) - 1; i >= 0; i--) {
-        xyzz<F> q = ldv(b + i);
+        xyzz<F> q = x_ld(b + i);
         xk_add(run, q);
         xk_add(tot, run);
     }
@@ -138,7 +138,7 @@ __global__ void k_red2(const xyzz<F> *R, const xyzz<F> *T, unsigned parts, unsig
     x_set_inf(acc);
     for (unsigned j = g * blockDim.x + threadIdx.x; j < parts; j += groups * blockDim.x) {
         size_t id = (size_t)w * parts + j;
-        xyzz<F> r = ldv(R + id), t = ldv(T + id);
+        xyzz<F> r = x_ld(R + id), t = x_ld(T + id);
         xk_add(acc, r);
         if (j) {
             x_mul_small(q, t, j << s_log);

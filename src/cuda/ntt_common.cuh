@@ -10,7 +10,24 @@
 #define NTT_SMALL_LOG 10 // block passes' roots: omega_1024^i, i < 512
 #define NTT_SMALL (1u << (NTT_SMALL_LOG - 1))
 
-enum { T_W_HI, T_W_LO, T_WI_HI, T_WI_LO, T_G_LO, T_GI_LO, T_G_HI, T_GN_HI, T_GIN_HI, T_COUNT };
+// Two-level tables (hi[e >> 14] lo[e & 0x3fff]): omega_n^e (W), omega_n^-e
+// (WI), g^e (G), g^e / n (GN), g^-e / n (GIN); GINZ is GIN times 1/Z, WIK
+// is WI times 1/(nZ) and WIN WI times 1/n (gpu_h_fold).
+enum {
+    T_W_HI,
+    T_W_LO,
+    T_WI_HI,
+    T_WI_LO,
+    T_G_LO,
+    T_GI_LO,
+    T_G_HI,
+    T_GN_HI,
+    T_GIN_HI,
+    T_GINZ_HI,
+    T_WIK_HI,
+    T_WIN_HI,
+    T_COUNT
+};
 
 // Column twiddles of sub-transforms up to 2^NTT_FULL_LOG come from one full
 // table: omega_(2^F)^i, i < 2^F, F = min(log_n, NTT_FULL_LOG), 8 MiB at F = 18,
@@ -36,11 +53,24 @@ static inline const dfr *ntt_full_roots(const ntt_tables *t, bool inverse) {
            (inverse ? (size_t)1 << t->full_log : 0);
 }
 
+// The inverse DIF's stage tables with a coset shift (gpu_h_fold = 2), after
+// the full tables: set 0 for g^j (A's and B's inverse), set 1 for g^-j (the
+// last transform's); pass i's at i NTT_KF_PASS; its stage of half-size h
+// (over the pass's stride) has omega_2h^-e s^(2^b), e < h, at h - 1 + e,
+// where b is the bit of the output index j that the stage decides.
+#define NTT_KF_PASS 512
+#define NTT_KF_PASSES 4 // passes of the block plan up to 2^28
+static inline const dfr *ntt_kf_roots(const ntt_tables *t, unsigned set, unsigned pass) {
+    return t->d + (size_t)T_COUNT * TSIZE + 2 * NTT_SMALL + ((size_t)2 << t->full_log) +
+           ((size_t)set * NTT_KF_PASSES + pass) * NTT_KF_PASS;
+}
+
 struct scale_op {
     int mode;     // 0 none, 1 multiply by c, 2 multiply by hi[e >> 14] lo[e & mask]
     int pre;      // 1: on load (first pass), 0: before store (last pass)
     int brev;     // e = bitrev(position) instead of position
     int sub_brev; // sub read at bitrev(position)
+    int c0_only;  // block passes: only in column 0, the others have it in their twiddles
     const dfr *hi, *lo;
     const dfr *sub; // then x -= sub[position] (the H step's C, h_c_once)
     dfr c;
@@ -100,8 +130,13 @@ static __device__ __forceinline__ void apply_scale(dfr &x, const scale_op &sc, u
 // `pre` scales on load, `post` before the store (mode 0: none).  The
 // switches gpu_ntt_round and gpu_ntt_tw_full pick the kernel.
 #define NTT_BLOCK_MAX_K 9
+// whi: the column twiddles' hi table instead of the direction's own (a
+// factor folded into it: gpu_h_fold), or nullptr.  wst: a DIF pass's stage
+// table (ntt_kf_roots), only where cz_ntt_block_kf_plan() holds, or nullptr.
 void cz_ntt_block_pass(cuda_ctx *c, dfr *a, unsigned log_n, unsigned log_s, int k, bool dit,
-                       bool inverse, const ntt_tables *t, const scale_op &pre,
-                       const scale_op &post);
+                       bool inverse, const ntt_tables *t, const scale_op &pre, const scale_op &post,
+                       const dfr *whi = nullptr, const dfr *wst = nullptr);
+// Whether the switches pick the plan that has stage-table kernels.
+bool cz_ntt_block_kf_plan(void);
 
 #endif

@@ -6,7 +6,8 @@
  * h_c_once (default): interpolation on the coset is linear and gives back C
  * itself (degree < m), and Z is the constant g^m - 1 there, so
  *   H = (interp_coset(A B) - C) / Z:
- * C needs only its iNTT, six transforms instead of seven, and the same H. */
+ * C needs only its iNTT, six transforms instead of seven, and the same H;
+ * the division by Z comes last, with the subtraction, in one pass. */
 #include "groth16/h_poly.h"
 
 #include <string.h>
@@ -52,15 +53,14 @@ typedef struct {
     size_t n;
 } sub_c_job;
 
-/* h -= c / Z (h_c_once; c: C's coefficients, natural order) */
+/* h = (h - c) / Z (h_c_once; c: C's coefficients, natural order) */
 static void sub_c_task(void *ctx, size_t task, unsigned worker) {
     sub_c_job *j = ctx;
     (void)worker;
     size_t end = (task + 1) * PW_CHUNK < j->n ? (task + 1) * PW_CHUNK : j->n;
     for (size_t i = task * PW_CHUNK; i < end; i++) {
-        fr t;
-        fr_mul(&t, &j->c[i], &j->zinv);
-        fr_sub(&j->h[i], &j->h[i], &t);
+        fr_sub(&j->h[i], &j->h[i], &j->c[i]);
+        fr_mul(&j->h[i], &j->h[i], &j->zinv);
     }
 }
 
@@ -85,7 +85,8 @@ ntt_status h_poly_compute(fr *a, fr *b, fr *c, size_t rows, const ntt_domain *d,
     if (st == NTT_OK) {
         pointwise_job j = {a, b, once ? NULL : c, m};
         par_run(threads, (m + PW_CHUNK - 1) / PW_CHUNK, pointwise_task, &j);
-        st = ntt_divide_by_vanishing_on_coset(a, d, &g, threads);
+        if (!once) /* with h_c_once, after the subtraction */
+            st = ntt_divide_by_vanishing_on_coset(a, d, &g, threads);
     }
     double t3 = timing_now_ms();
     if (st == NTT_OK)

@@ -55,8 +55,9 @@ static const switch_info TABLE[SW_COUNT] = {
                               0, 0, 1, 0, 1},
     [SW_GPU_H_BREV] = {"gpu_h_brev", "CUZK_GPU_H_BREV",
                        "CUDA H step: (ab - c)/Z stored bit-reversed so the last inverse NTT needs "
-                       "no permutation pass (off: pointwise, NTT, permutation)",
-                       1, 0, 1, 0, 1},
+                       "no permutation pass (off, the default since gpu_h_fold = 2 folds that "
+                       "transform's factors into its roots: pointwise, NTT, permutation)",
+                       0, 0, 1, 0, 1},
     [SW_GPU_NTT_BLOCK] = {"gpu_ntt_block", "CUZK_GPU_NTT_BLOCK",
                           "CUDA NTT: passes of up to 9 stages in a thread block through shared "
                           "memory, six-step twiddles (off: passes of gpu_ntt_radix stages in "
@@ -122,6 +123,15 @@ static const switch_info TABLE[SW_COUNT] = {
                      "after the last inverse transform, H = (A B mod (x^n - g^n) - C) / Z, six "
                      "transforms instead of seven (off: C's evaluations on the coset too)",
                      1, 0, 1, 0, 1},
+    [SW_GPU_H_FOLD] = {"gpu_h_fold", "CUZK_GPU_H_FOLD",
+                       "CUDA H step: constant factors folded into root tables, no multiply of "
+                       "their own: 1 = 1/Z into the last transform's coset table and, with "
+                       "h_c_once, C's 1/(nZ) into its first pass's column twiddles (above "
+                       "2^18); 2 = also A's and B's coset shift g^j into their inverse "
+                       "transforms' stage roots and 1/n into the column twiddles, and with "
+                       "gpu_h_brev off the same for the last transform's g^-j / (nZ) (0: a "
+                       "multiply each)",
+                       2, 0, 2, 0, 0},
 };
 
 static _Atomic long values[SW_COUNT];

@@ -48,6 +48,7 @@ typedef enum {
     SW_GPU_MSM_PREFETCH,   /* CUDA MSM bucket loop: next base prefetched into L1 (2: G2 only) */
     SW_GPU_MSM_RED_PART,   /* CUDA MSM reduction: log2 buckets per thread at level 1; 0 = auto */
     SW_H_C_ONCE,           /* H step (CPU, CUDA): C only to coefficients, subtracted at the end */
+    SW_GPU_H_FOLD,         /* CUDA H step: 1/Z and C's 1/(nZ) folded into root tables */
     SW_COUNT
 } switch_id;
 

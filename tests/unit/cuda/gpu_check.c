@@ -275,8 +275,10 @@ static void check_ntt(cuda_ctx *c, unsigned max_log) {
 }
 
 /* The H step against the CPU's, with the last permutation fused into the
-   pointwise pass (gpu_h_brev, the default) and as its own pass, C through
-   six transforms (h_c_once, the default) and through seven. */
+   pointwise pass (gpu_h_brev) and as its own pass (the default), C through
+   six transforms (h_c_once, the default) and through seven, the constants
+   and the coset shift folded into root tables (gpu_h_fold 2, the default),
+   the constants alone (1) and every factor multiplied apart (0). */
 static void check_h(cuda_ctx *c, unsigned lg, size_t rows) {
     size_t n = (size_t)1 << lg;
     fr *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b), *cc = malloc(n * sizeof *cc);
@@ -291,11 +293,13 @@ static void check_h(cuda_ctx *c, unsigned lg, size_t rows) {
     CHECK(ntt_domain_init(&d, lg, g_threads) == NTT_OK);
     CHECK(h_poly_compute(a, b, cc, rows, &d, g_threads, NULL) == NTT_OK);
     long saved = switch_get(SW_GPU_H_BREV), saved_once = switch_get(SW_H_C_ONCE);
+    long saved_fold = switch_get(SW_GPU_H_FOLD);
     char serr[128];
-    for (int mode = 3; mode >= 0; mode--) {
-        int brev = mode >> 1, once = mode & 1;
+    for (int mode = 11; mode >= 0; mode--) {
+        int brev = (mode >> 1) & 1, once = mode & 1, fold = mode >> 2;
         CHECK(switch_set(SW_GPU_H_BREV, brev, serr, sizeof serr) == 0);
         CHECK(switch_set(SW_H_C_ONCE, once, serr, sizeof serr) == 0);
+        CHECK(switch_set(SW_GPU_H_FOLD, fold, serr, sizeof serr) == 0);
         memcpy(ga, a0, rows * sizeof *a);
         float ms = 0;
         cuda_error e;
@@ -305,11 +309,13 @@ static void check_h(cuda_ctx *c, unsigned lg, size_t rows) {
         CHECK(s == CUDA_OK);
         int eq = s == CUDA_OK && memcmp(a, ga, (n - 1) * sizeof *a) == 0;
         CHECK(eq);
-        printf("gpu H step 2^%u (%zu rows, gpu_h_brev=%d h_c_once=%d): %s (%.3f ms)\n", lg, rows,
-               brev, once, eq ? "equal" : "MISMATCH", ms);
+        printf("gpu H step 2^%u (%zu rows, gpu_h_brev=%d h_c_once=%d gpu_h_fold=%d): %s "
+               "(%.3f ms)\n",
+               lg, rows, brev, once, fold, eq ? "equal" : "MISMATCH", ms);
     }
     CHECK(switch_set(SW_GPU_H_BREV, saved, serr, sizeof serr) == 0);
     CHECK(switch_set(SW_H_C_ONCE, saved_once, serr, sizeof serr) == 0);
+    CHECK(switch_set(SW_GPU_H_FOLD, saved_fold, serr, sizeof serr) == 0);
     ntt_domain_destroy(&d);
     free(a), free(b), free(cc), free(ga), free(a0), free(b0), free(c0);
 }
@@ -695,8 +701,16 @@ int main(int argc, char **argv) {
     }
     check_field(c);
     check_ntt(c, max_ntt);
+    check_h(c, 9, 500); /* one block pass: gpu_h_fold's folds with column 0 alone */
     check_h(c, 10, 1000);
     check_h(c, 12, 4096);
+    { /* column twiddles from the two-level table: the folds apply at 2^12 too */
+        char serr[128];
+        long tw = switch_get(SW_GPU_NTT_TW_FULL);
+        CHECK(switch_set(SW_GPU_NTT_TW_FULL, 0, serr, sizeof serr) == 0);
+        check_h(c, 12, 4000);
+        CHECK(switch_set(SW_GPU_NTT_TW_FULL, tw, serr, sizeof serr) == 0);
+    }
     unsigned max_h = max_ntt < 24 ? max_ntt : 24; /* CPU time above */
     check_h(c, max_h, ((size_t)1 << max_h) - 7);
     check_msm(c, max_msm);
