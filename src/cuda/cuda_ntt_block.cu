@@ -24,30 +24,37 @@ template <int E> struct nb_block {
     static constexpr int threads = E == 1 ? 256 : 128;
     static constexpr int min_blocks = E == 3 ? 1 : E == 2 ? 6 : 4;
 };
-#define NB_PAD(s) ((s) + ((s) >> 3)) // spreads the strided exchanges over the banks
+// Padding that spreads the strided exchanges over the banks: one word in 8
+// for the plain thread order (2-way conflicts), one in 16 for the warp-major
+// order (P, gpu_ntt_warp_trivial), whose exchanges step 16 slots a lane (none).
+template <bool P> static __device__ __forceinline__ uint32_t nb_pad(uint32_t s) {
+    return s + (s >> (P ? 4 : 3));
+}
 
 // Shared-memory exchange: limb-major, so a warp's accesses to consecutive
 // slots fall in distinct banks.
-template <int E> struct nb_shared { uint32_t w[8][NB_PAD(nb_block<E>::threads << E)]; };
+template <int E, bool P> struct nb_shared {
+    uint32_t w[8][(nb_block<E>::threads << E) + ((nb_block<E>::threads << E) >> (P ? 4 : 3))];
+};
 
-template <int E>
-static __device__ __forceinline__ void sh_put(nb_shared<E> &s, uint32_t slot, const dfr &x) {
-    uint32_t q = NB_PAD(slot);
+template <int E, bool P>
+static __device__ __forceinline__ void sh_put(nb_shared<E, P> &s, uint32_t slot, const dfr &x) {
+    uint32_t q = nb_pad<P>(slot);
     CZ_UNROLL
     for (int l = 0; l < 8; l++)
         s.w[l][q] = x.v[l];
 }
 
-// Between rounds whose positions differ in bit m < 5 of the thread index
-// (E = 1): thread tt keeps x[a], a = bit m of tt, and trades x[1 - a] with
-// lane tt ^ 2^m, a 2x2 transpose in registers: no shared memory, no barrier
-// (gpu_ntt_shfl).
-static __device__ __forceinline__ void nb_swap_lanes(dfr (&x)[2], uint32_t tt, int m) {
+// Between rounds whose positions differ in bit m of the thread index tt,
+// where that bit is bit lb < 5 of the lane (E = 1): thread tt keeps x[a], a =
+// bit m of tt, and trades x[1 - a] with lane ^ 2^lb, a 2x2 transpose in
+// registers: no shared memory, no barrier (gpu_ntt_shfl).
+static __device__ __forceinline__ void nb_swap_lanes(dfr (&x)[2], uint32_t tt, int m, int lb) {
     const bool a = (tt >> m) & 1;
     const unsigned mask = blockDim.x >= 32 ? 0xffffffffu : (1u << blockDim.x) - 1;
     CZ_UNROLL
     for (int l = 0; l < 8; l++) {
-        uint32_t got = __shfl_xor_sync(mask, a ? x[0].v[l] : x[1].v[l], 1u << m);
+        uint32_t got = __shfl_xor_sync(mask, a ? x[0].v[l] : x[1].v[l], 1u << lb);
         if (a)
             x[0].v[l] = got;
         else
@@ -55,9 +62,9 @@ static __device__ __forceinline__ void nb_swap_lanes(dfr (&x)[2], uint32_t tt, i
     }
 }
 
-template <int E>
-static __device__ __forceinline__ dfr sh_get(const nb_shared<E> &s, uint32_t slot) {
-    uint32_t q = NB_PAD(slot);
+template <int E, bool P>
+static __device__ __forceinline__ dfr sh_get(const nb_shared<E, P> &s, uint32_t slot) {
+    uint32_t q = nb_pad<P>(slot);
     dfr x;
     CZ_UNROLL
     for (int l = 0; l < 8; l++)
@@ -83,8 +90,9 @@ template <int E> static __device__ __forceinline__ uint32_t nb_pos(uint32_t tt, 
 // M: the multiply (f_mul_v), fixed per kernel.  KF (DIF only): the roots
 // come from this pass's stage table wst[h - 1 + e] instead, each stage's
 // times the factor its odd branch gets (gpu_h_fold = 2: the coset shift), so
-// no stage is trivial.
-template <bool DIT, int M, int E, bool KF>
+// no stage is trivial.  WB > 0 (E = 1, warp-major order): lo's low WB bits
+// are the warp's, so at 1 <= ls <= WB whole warps have omega^0 and skip it.
+template <bool DIT, int M, int E, bool KF, int WB = 0>
 static __device__ __forceinline__ void nb_stages(dfr (&x)[1 << E], int ls, int nst, uint32_t lo,
                                                  const dfr *w512, const dfr *wst) {
     CZ_UNROLL
@@ -95,24 +103,25 @@ static __device__ __forceinline__ void nb_stages(dfr (&x)[1 << E], int ls, int n
         for (int j = 0; j < (1 << E); j++) {
             if (j & d)
                 continue;
-            const bool trivial = !KF && ls == 0 && (j & (d - 1)) == 0; // omega^0
+            bool trivial = !KF && ls == 0 && (j & (d - 1)) == 0; // omega^0
+            if (!KF && WB > 0 && ls >= 1 && ls <= WB)
+                trivial = lo == 0; // the same in every lane: a branch, not a predicate
             const uint32_t e = lo + ((uint32_t)(j & (d - 1)) << ls);
-            dfr w;
-            if (KF)
-                w = ldg(wst + ((d << ls) - 1) + e);
-            else if (!trivial)
-                w = ldg(w512 + (e << (9 - ld - ls)));
             dfr u = x[j], v = x[j + d];
             if (DIT) {
                 if (!trivial)
-                    f_mul_v<M>(v, v, w);
+                    f_mul_v<M>(v, v,
+                               KF ? ldg(wst + ((d << ls) - 1) + e)
+                                  : ldg(w512 + (e << (9 - ld - ls))));
                 f_add(x[j], u, v);
                 f_sub(x[j + d], u, v);
             } else {
                 f_add(x[j], u, v);
                 f_sub(u, u, v);
                 if (!trivial)
-                    f_mul_v<M>(u, u, w);
+                    f_mul_v<M>(u, u,
+                               KF ? ldg(wst + ((d << ls) - 1) + e)
+                                  : ldg(w512 + (e << (9 - ld - ls))));
                 x[j + d] = u;
             }
         }
@@ -135,16 +144,32 @@ nb_column_twiddle(dfr &x, uint32_t c, uint32_t p, int k, unsigned log_n, unsigne
     f_mul_v<M>(x, x, f);
 }
 
-template <int K, bool DIT, int M, int E, bool SH, bool KF>
+// P (E = 1, gpu_ntt_warp_trivial): the sub-transform's thread index tt is
+// warp-major, its low WB bits the warp's and the next five the lane's, so
+// the stages whose twiddle index is tt mod 2^ls, ls <= WB, have it the same
+// across a warp.  Any order of tt gives the same transform.
+template <int K, int E, bool P> struct nb_order {
+    static constexpr int WB = P && E == 1 && K - E > 5 ? K - E - 5 : 0;
+    static __device__ __forceinline__ uint32_t tt(uint32_t t) {
+        return WB ? ((t & 31) << WB) | (t >> 5) : t;
+    }
+    // the lane bit holding tt's bit m, or -1 (another warp's)
+    static __device__ __forceinline__ int lane_bit(int m) {
+        return m >= WB && m - WB < 5 ? m - WB : -1;
+    }
+};
+
+template <int K, bool DIT, int M, int E, bool SH, bool KF, bool P>
 __global__ void __launch_bounds__(nb_block<E>::threads, nb_block<E>::min_blocks)
     k_ntt_block(dfr *a, unsigned log_n, unsigned log_s, const dfr *w512, const dfr *whi,
                 const dfr *wlo, const dfr *wfull, unsigned full_log, scale_op pre, scale_op post,
                 const dfr *wst) {
-    __shared__ nb_shared<E> sh;
+    __shared__ nb_shared<E, P> sh;
     typedef nb_round<K, E> R;
+    typedef nb_order<K, E, P> O;
     constexpr int EL = 1 << E;
     const uint32_t gt = blockIdx.x * blockDim.x + threadIdx.x;
-    const uint32_t tt = gt & ((1u << (K - E)) - 1);
+    const uint32_t tt = O::tt(gt & ((1u << (K - E)) - 1));
     const uint32_t sub = gt >> (K - E);
     const uint32_t c = sub & ((1u << log_s) - 1);
     const uint32_t base = ((sub >> log_s) << (log_s + K)) + c;
@@ -170,8 +195,8 @@ __global__ void __launch_bounds__(nb_block<E>::threads, nb_block<E>::min_blocks)
             const int m = R::ls(rp) < R::ls(r) ? R::ls(rp) : R::ls(r);
             bool lanes = false;
             if constexpr (SH && E == 1) {
-                if (m < 5) {
-                    nb_swap_lanes(x, tt, m);
+                if (O::lane_bit(m) >= 0) {
+                    nb_swap_lanes(x, tt, m, O::lane_bit(m));
                     lanes = true;
                 }
             }
@@ -186,7 +211,8 @@ __global__ void __launch_bounds__(nb_block<E>::threads, nb_block<E>::min_blocks)
                     x[j] = sh_get(sh, slot0 + nb_pos<E>(tt, R::ls(r), j));
             }
         }
-        nb_stages<DIT, M, E, KF>(x, R::ls(r), R::nst(r), tt & ((1u << R::ls(r)) - 1), w512, wst);
+        nb_stages<DIT, M, E, KF, O::WB>(x, R::ls(r), R::nst(r), tt & ((1u << R::ls(r)) - 1), w512,
+                                        wst);
     }
     const int r_last = DIT ? 0 : R::rounds - 1;
     CZ_UNROLL
@@ -200,13 +226,13 @@ __global__ void __launch_bounds__(nb_block<E>::threads, nb_block<E>::min_blocks)
     }
 }
 
-template <int K, bool DIT, int M, int E, bool SH, bool KF = false>
+template <int K, bool DIT, int M, int E, bool SH, bool KF = false, bool P = false>
 static void nb_launch(cuda_ctx *c, dfr *a, unsigned log_n, unsigned log_s, const dfr *w512,
                       const dfr *whi, const dfr *wlo, const dfr *wfull, unsigned full_log,
                       const scale_op &pre, const scale_op &post, const dfr *wst) {
     uint32_t threads = 1u << (log_n - E);
     unsigned block = threads < nb_block<E>::threads ? threads : nb_block<E>::threads;
-    k_ntt_block<K, DIT, M, E, SH, KF><<<threads / block, block, 0, c->stream>>>(
+    k_ntt_block<K, DIT, M, E, SH, KF, P><<<threads / block, block, 0, c->stream>>>(
         a, log_n, log_s, w512, whi, wlo, wfull, full_log, pre, post, wst);
 }
 
@@ -214,22 +240,25 @@ typedef void (*nb_launcher)(cuda_ctx *, dfr *, unsigned, unsigned, const dfr *, 
                             const dfr *, const dfr *, unsigned, const scale_op &, const scale_op &,
                             const dfr *);
 
-// [plan: E = 1, 2, 3, E = 1 with lane swaps][multiply: ptx_mul, ptx_mul2]
-// [DIF, DIT][k - 3]: the switches gpu_ntt_round, gpu_ntt_shfl and
-// gpu_ptx_mul2 pick a kernel, so each kernel holds one multiply and one plan.
-#define NB_ROW(D, M, E, S)                                                                \
-    {                                                                                     \
-        nb_launch<3, D, M, E, S>, nb_launch<4, D, M, E, S>, nb_launch<5, D, M, E, S>,     \
-            nb_launch<6, D, M, E, S>, nb_launch<7, D, M, E, S>, nb_launch<8, D, M, E, S>, \
-            nb_launch<9, D, M, E, S>                                                      \
+// [plan: E = 1, 2, 3, E = 1 with lane swaps, the same warp-major]
+// [multiply: ptx_mul, ptx_mul2][DIF, DIT][k - 3]: the switches
+// gpu_ntt_round, gpu_ntt_shfl, gpu_ntt_warp_trivial and gpu_ptx_mul2 pick a
+// kernel, so each kernel holds one multiply and one plan.
+#define NB_ROW(D, M, E, S, P)                                                       \
+    {                                                                               \
+        nb_launch<3, D, M, E, S, false, P>, nb_launch<4, D, M, E, S, false, P>,     \
+            nb_launch<5, D, M, E, S, false, P>, nb_launch<6, D, M, E, S, false, P>, \
+            nb_launch<7, D, M, E, S, false, P>, nb_launch<8, D, M, E, S, false, P>, \
+            nb_launch<9, D, M, E, S, false, P>                                      \
     }
-#define NB_MUL(M, E, S) \
-    { NB_ROW(false, M, E, S), NB_ROW(true, M, E, S) }
-static const nb_launcher nb_table[4][2][2][NTT_BLOCK_MAX_K - 2] = {
-    {NB_MUL(1, 1, false), NB_MUL(2, 1, false)},
-    {NB_MUL(1, 2, false), NB_MUL(2, 2, false)},
-    {NB_MUL(1, 3, false), NB_MUL(2, 3, false)},
-    {NB_MUL(1, 1, true), NB_MUL(2, 1, true)}};
+#define NB_MUL(M, E, S, P) \
+    { NB_ROW(false, M, E, S, P), NB_ROW(true, M, E, S, P) }
+static const nb_launcher nb_table[5][2][2][NTT_BLOCK_MAX_K - 2] = {
+    {NB_MUL(1, 1, false, false), NB_MUL(2, 1, false, false)},
+    {NB_MUL(1, 2, false, false), NB_MUL(2, 2, false, false)},
+    {NB_MUL(1, 3, false, false), NB_MUL(2, 3, false, false)},
+    {NB_MUL(1, 1, true, false), NB_MUL(2, 1, true, false)},
+    {NB_MUL(1, 1, true, true), NB_MUL(2, 1, true, true)}};
 #undef NB_MUL
 #undef NB_ROW
 
@@ -262,7 +291,7 @@ void cz_ntt_block_pass(cuda_ctx *c, dfr *a, unsigned log_n, unsigned log_s, int 
     long e = switch_get(SW_GPU_NTT_ROUND);
     int ei = e >= 1 && e <= 3 ? (int)e - 1 : 1;
     if (ei == 0 && switch_get(SW_GPU_NTT_SHFL))
-        ei = 3;
+        ei = switch_get(SW_GPU_NTT_WARP_TRIVIAL) ? 4 : 3;
     if (wst) // the caller checked cz_ntt_block_kf_plan and !dit
         nb_kf_table[mi][ki](c, a, log_n, log_s, w512, whi, wlo, wfull, t->full_log, pre, post, wst);
     else

@@ -132,6 +132,13 @@ static const switch_info TABLE[SW_COUNT] = {
                        "gpu_h_brev off the same for the last transform's g^-j / (nZ) (0: a "
                        "multiply each)",
                        2, 0, 2, 0, 0},
+    [SW_GPU_NTT_WARP_TRIVIAL] = {"gpu_ntt_warp_trivial", "CUZK_GPU_NTT_WARP_TRIVIAL",
+                                 "CUDA NTT block passes with gpu_ntt_round=1 and gpu_ntt_shfl: "
+                                 "threads numbered warp-major within a sub-transform, so in the "
+                                 "stages of half-size 2 to 8 whole warps have the root 1 and skip "
+                                 "its multiply (a 9-stage pass: 3.56 multiplies per element "
+                                 "instead of 4)",
+                                 1, 0, 1, 0, 1},
 };
 
 static _Atomic long values[SW_COUNT];

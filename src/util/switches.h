@@ -49,6 +49,7 @@ typedef enum {
     SW_GPU_MSM_RED_PART,   /* CUDA MSM reduction: log2 buckets per thread at level 1; 0 = auto */
     SW_H_C_ONCE,           /* H step (CPU, CUDA): C only to coefficients, subtracted at the end */
     SW_GPU_H_FOLD,         /* CUDA H step: 1/Z and C's 1/(nZ) folded into root tables */
+    SW_GPU_NTT_WARP_TRIVIAL, /* CUDA NTT block passes: warp-major threads skip omega^0 */
     SW_COUNT
 } switch_id;
 

@@ -195,11 +195,12 @@ static ntt_status cpu_ntt(fr *a, const ntt_domain *d, cuda_ntt_kind k, ntt_order
 /* The NTT plans gpu_check compares: block passes with 2, 4 or 8 elements per
    thread (gpu_ntt_round 1 / 2 / 3), with the column twiddles from the full
    table or the two-level one (gpu_ntt_tw_full), with in-warp exchanges by
-   shuffles or through shared memory (gpu_ntt_shfl), and the register passes. */
+   shuffles or through shared memory (gpu_ntt_shfl), threads warp-major or
+   not (gpu_ntt_warp_trivial), and the register passes. */
 static const struct {
-    int block, round, tw_full, shfl;
-} ntt_plans[] = {{1, 1, 1, 1}, {1, 1, 1, 0}, {1, 2, 1, 1}, {1, 3, 1, 1},
-                 {1, 1, 0, 1}, {1, 3, 0, 1}, {0, 1, 1, 1}};
+    int block, round, tw_full, shfl, warp;
+} ntt_plans[] = {{1, 1, 1, 1, 1}, {1, 1, 1, 0, 1}, {1, 2, 1, 1, 1}, {1, 3, 1, 1, 1},
+                 {1, 1, 0, 1, 1}, {1, 3, 0, 1, 1}, {0, 1, 1, 1, 1}, {1, 1, 1, 1, 0}};
 #define NTT_PLANS ((int)(sizeof ntt_plans / sizeof ntt_plans[0]))
 
 static void set_ntt_plan(int i) {
@@ -208,6 +209,7 @@ static void set_ntt_plan(int i) {
     CHECK(switch_set(SW_GPU_NTT_ROUND, ntt_plans[i].round, serr, sizeof serr) == 0);
     CHECK(switch_set(SW_GPU_NTT_TW_FULL, ntt_plans[i].tw_full, serr, sizeof serr) == 0);
     CHECK(switch_set(SW_GPU_NTT_SHFL, ntt_plans[i].shfl, serr, sizeof serr) == 0);
+    CHECK(switch_set(SW_GPU_NTT_WARP_TRIVIAL, ntt_plans[i].warp, serr, sizeof serr) == 0);
 }
 
 /* Every size to 2^12 and the largest in every kind and order; the others in
@@ -216,8 +218,9 @@ static void set_ntt_plan(int i) {
 static void check_ntt(cuda_ctx *c, unsigned max_log) {
     static const char *kn[] = {"fwd", "inv", "coset-fwd", "coset-inv"};
     static const char *on[] = {"NN", "NR", "RN"};
-    long saved[4] = {switch_get(SW_GPU_NTT_BLOCK), switch_get(SW_GPU_NTT_ROUND),
-                     switch_get(SW_GPU_NTT_TW_FULL), switch_get(SW_GPU_NTT_SHFL)};
+    long saved[5] = {switch_get(SW_GPU_NTT_BLOCK), switch_get(SW_GPU_NTT_ROUND),
+                     switch_get(SW_GPU_NTT_TW_FULL), switch_get(SW_GPU_NTT_SHFL),
+                     switch_get(SW_GPU_NTT_WARP_TRIVIAL)};
     char serr[128];
     for (unsigned lg = 1; lg <= max_log; lg++) {
         int full = lg <= 12 || (lg == max_log && lg <= 24);
@@ -252,18 +255,18 @@ static void check_ntt(cuda_ctx *c, unsigned max_log) {
                     if (!eq && bad < 4)
                         fprintf(stderr,
                                 "gpu ntt 2^%u %s %s gpu_ntt_block=%d round=%d tw_full=%d "
-                                "shfl=%d: MISMATCH\n",
+                                "shfl=%d warp=%d: MISMATCH\n",
                                 lg, kn[k], on[o], ntt_plans[pl].block, ntt_plans[pl].round,
-                                ntt_plans[pl].tw_full, ntt_plans[pl].shfl);
+                                ntt_plans[pl].tw_full, ntt_plans[pl].shfl, ntt_plans[pl].warp);
                     bad += !eq;
                     runs++;
                 }
             }
             CHECK(bad == 0);
-            printf("gpu ntt 2^%u gpu_ntt_block=%d round=%d tw_full=%d shfl=%d: %d kind/order "
-                   "combinations %s (last %.3f ms)\n",
+            printf("gpu ntt 2^%u gpu_ntt_block=%d round=%d tw_full=%d shfl=%d warp=%d: %d "
+                   "kind/order combinations %s (last %.3f ms)\n",
                    lg, ntt_plans[pl].block, ntt_plans[pl].round, ntt_plans[pl].tw_full,
-                   ntt_plans[pl].shfl, runs, bad ? "MISMATCH" : "equal", ms);
+                   ntt_plans[pl].shfl, ntt_plans[pl].warp, runs, bad ? "MISMATCH" : "equal", ms);
         }
         ntt_domain_destroy(&d);
         free(a), free(b);
@@ -272,6 +275,7 @@ static void check_ntt(cuda_ctx *c, unsigned max_log) {
     CHECK(switch_set(SW_GPU_NTT_ROUND, saved[1], serr, sizeof serr) == 0);
     CHECK(switch_set(SW_GPU_NTT_TW_FULL, saved[2], serr, sizeof serr) == 0);
     CHECK(switch_set(SW_GPU_NTT_SHFL, saved[3], serr, sizeof serr) == 0);
+    CHECK(switch_set(SW_GPU_NTT_WARP_TRIVIAL, saved[4], serr, sizeof serr) == 0);
 }
 
 /* The H step against the CPU's, with the last permutation fused into the
