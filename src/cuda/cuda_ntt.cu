@@ -173,6 +173,18 @@ static void fill_pow_table_n(fr *x, size_t n, const fr *b) {
         fr_mul(&x[j], &x[j - 1], b);
 }
 
+// The small roots (forward, then inverse) for Shoup's multiply: each plain,
+// with its quotient.
+static void fill_shoup_roots(shoup_root *s, const fr *small) {
+    for (size_t i = 0; i < 2 * NTT_SMALL; i++) {
+        uint64_t raw[4];
+        fr_to_raw(raw, &small[i]);
+        memset(&s[i], 0, sizeof s[i]);
+        memcpy(s[i].w, raw, sizeof s[i].w);
+        shoup_quotient(s[i].q, s[i].w);
+    }
+}
+
 // The block plan's pass i (np passes): its stage count and, DIF, its stride.
 static unsigned plan_k(unsigned log_n, unsigned np, unsigned i) {
     return log_n / np + (i < log_n % np ? 1 : 0);
@@ -219,9 +231,9 @@ static cuda_status get_tables(cuda_ctx *c, unsigned log_n, ntt_tables **out, cud
     }
     unsigned full_log = log_n < NTT_FULL_LOG ? log_n : NTT_FULL_LOG;
     size_t full = (size_t)1 << full_log;
-    size_t bytes =
-        ((size_t)T_COUNT * TSIZE + 2 * NTT_SMALL + 2 * full + 2 * NTT_KF_PASSES * NTT_KF_PASS) *
-        sizeof(fr);
+    size_t bytes = ((size_t)T_COUNT * TSIZE + 2 * NTT_SMALL + 2 * full +
+                    2 * NTT_KF_PASSES * NTT_KF_PASS + NTT_SHOUP_FR) *
+                   sizeof(fr);
     fr *h = (fr *)malloc(bytes);
     if (!h)
         return cz_fail(err, CUDA_ERR_NO_MEMORY, "out of host memory for NTT tables");
@@ -261,6 +273,7 @@ static cuda_status get_tables(cuda_ctx *c, unsigned log_n, ntt_tables **out, cud
     fr *kf = small + 2 * NTT_SMALL + 2 * full;
     fill_kf_tables(kf, small + NTT_SMALL, log_n, &g);
     fill_kf_tables(kf + NTT_KF_PASSES * NTT_KF_PASS, small + NTT_SMALL, log_n, &gi);
+    fill_shoup_roots((shoup_root *)(kf + 2 * NTT_KF_PASSES * NTT_KF_PASS), small);
     ntt_tables *t = new (std::nothrow) ntt_tables();
     if (!t) {
         free(h);

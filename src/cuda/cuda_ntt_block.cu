@@ -85,6 +85,31 @@ template <int E> static __device__ __forceinline__ uint32_t nb_pos(uint32_t tt, 
     return ((tt >> ls) << (ls + E)) + (tt & ((1u << ls) - 1)) + ((uint32_t)j << ls);
 }
 
+// x *= the root of a stage: omega_2h^e (h = d 2^ls) from w512 by the kernel's
+// multiply or from wsh by Shoup's, or (KF) the stage table's entry.
+template <int M, bool KF, bool SHOUP>
+static __device__ __forceinline__ void nb_root_mul(dfr &x, int d, int ls, int ld, uint32_t e,
+                                                   const dfr *w512, const dfr *wst,
+                                                   const shoup_root *wsh) {
+    if (KF) {
+        f_mul_v<M>(x, x, ldg(wst + ((d << ls) - 1) + e));
+    } else if (SHOUP) {
+#if CZ_PTX
+        const uint4 *q = (const uint4 *)(wsh + (e << (9 - ld - ls)));
+        uint4 r[5];
+        CZ_UNROLL
+        for (int i = 0; i < 5; i++)
+            r[i] = __ldg(q + i);
+        const uint32_t *rw = (const uint32_t *)r;
+        ptx_mul_shoup<fr_params>(x.v, x.v, rw, rw + 8);
+#else // no PTX field (CUZK_NO_PTX_FIELD): the same root in Montgomery form
+        f_mul_v<M>(x, x, ldg(w512 + (e << (9 - ld - ls))));
+#endif
+    } else {
+        f_mul_v<M>(x, x, ldg(w512 + (e << (9 - ld - ls))));
+    }
+}
+
 // The stages of one round on x[2^E]; w512[i] = omega_1024^i.  The stage of
 // distance d (half-size h = d 2^ls) uses omega_2h^(lo + 2^ls (j mod d)).
 // M: the multiply (f_mul_v), fixed per kernel.  KF (DIF only): the roots
@@ -92,9 +117,12 @@ template <int E> static __device__ __forceinline__ uint32_t nb_pos(uint32_t tt, 
 // times the factor its odd branch gets (gpu_h_fold = 2: the coset shift), so
 // no stage is trivial.  WB > 0 (E = 1, warp-major order): lo's low WB bits
 // are the warp's, so at 1 <= ls <= WB whole warps have omega^0 and skip it.
-template <bool DIT, int M, int E, bool KF, int WB = 0>
+// SHOUP: the same roots from wsh (plain, with their quotients) by Shoup's
+// multiply.
+template <bool DIT, int M, int E, bool KF, int WB = 0, bool SHOUP = false>
 static __device__ __forceinline__ void nb_stages(dfr (&x)[1 << E], int ls, int nst, uint32_t lo,
-                                                 const dfr *w512, const dfr *wst) {
+                                                 const dfr *w512, const dfr *wst,
+                                                 const shoup_root *wsh) {
     CZ_UNROLL
     for (int q = 0; q < nst; q++) {
         const int ld = DIT ? q : nst - 1 - q;
@@ -110,18 +138,14 @@ static __device__ __forceinline__ void nb_stages(dfr (&x)[1 << E], int ls, int n
             dfr u = x[j], v = x[j + d];
             if (DIT) {
                 if (!trivial)
-                    f_mul_v<M>(v, v,
-                               KF ? ldg(wst + ((d << ls) - 1) + e)
-                                  : ldg(w512 + (e << (9 - ld - ls))));
+                    nb_root_mul<M, KF, SHOUP>(v, d, ls, ld, e, w512, wst, wsh);
                 f_add(x[j], u, v);
                 f_sub(x[j + d], u, v);
             } else {
                 f_add(x[j], u, v);
                 f_sub(u, u, v);
                 if (!trivial)
-                    f_mul_v<M>(u, u,
-                               KF ? ldg(wst + ((d << ls) - 1) + e)
-                                  : ldg(w512 + (e << (9 - ld - ls))));
+                    nb_root_mul<M, KF, SHOUP>(u, d, ls, ld, e, w512, wst, wsh);
                 x[j + d] = u;
             }
         }
@@ -159,11 +183,11 @@ template <int K, int E, bool P> struct nb_order {
     }
 };
 
-template <int K, bool DIT, int M, int E, bool SH, bool KF, bool P>
+template <int K, bool DIT, int M, int E, bool SH, bool KF, bool P, bool SHOUP>
 __global__ void __launch_bounds__(nb_block<E>::threads, nb_block<E>::min_blocks)
     k_ntt_block(dfr *a, unsigned log_n, unsigned log_s, const dfr *w512, const dfr *whi,
                 const dfr *wlo, const dfr *wfull, unsigned full_log, scale_op pre, scale_op post,
-                const dfr *wst) {
+                const dfr *wst, const shoup_root *wsh) {
     __shared__ nb_shared<E, P> sh;
     typedef nb_round<K, E> R;
     typedef nb_order<K, E, P> O;
@@ -211,8 +235,8 @@ __global__ void __launch_bounds__(nb_block<E>::threads, nb_block<E>::min_blocks)
                     x[j] = sh_get(sh, slot0 + nb_pos<E>(tt, R::ls(r), j));
             }
         }
-        nb_stages<DIT, M, E, KF, O::WB>(x, R::ls(r), R::nst(r), tt & ((1u << R::ls(r)) - 1), w512,
-                                        wst);
+        nb_stages<DIT, M, E, KF, O::WB, SHOUP>(x, R::ls(r), R::nst(r), tt & ((1u << R::ls(r)) - 1),
+                                               w512, wst, wsh);
     }
     const int r_last = DIT ? 0 : R::rounds - 1;
     CZ_UNROLL
@@ -226,19 +250,21 @@ __global__ void __launch_bounds__(nb_block<E>::threads, nb_block<E>::min_blocks)
     }
 }
 
-template <int K, bool DIT, int M, int E, bool SH, bool KF = false, bool P = false>
+template <int K, bool DIT, int M, int E, bool SH, bool KF = false, bool P = false,
+          bool SHOUP = false>
 static void nb_launch(cuda_ctx *c, dfr *a, unsigned log_n, unsigned log_s, const dfr *w512,
                       const dfr *whi, const dfr *wlo, const dfr *wfull, unsigned full_log,
-                      const scale_op &pre, const scale_op &post, const dfr *wst) {
+                      const scale_op &pre, const scale_op &post, const dfr *wst,
+                      const shoup_root *wsh) {
     uint32_t threads = 1u << (log_n - E);
     unsigned block = threads < nb_block<E>::threads ? threads : nb_block<E>::threads;
-    k_ntt_block<K, DIT, M, E, SH, KF, P><<<threads / block, block, 0, c->stream>>>(
-        a, log_n, log_s, w512, whi, wlo, wfull, full_log, pre, post, wst);
+    k_ntt_block<K, DIT, M, E, SH, KF, P, SHOUP><<<threads / block, block, 0, c->stream>>>(
+        a, log_n, log_s, w512, whi, wlo, wfull, full_log, pre, post, wst, wsh);
 }
 
 typedef void (*nb_launcher)(cuda_ctx *, dfr *, unsigned, unsigned, const dfr *, const dfr *,
                             const dfr *, const dfr *, unsigned, const scale_op &, const scale_op &,
-                            const dfr *);
+                            const dfr *, const shoup_root *);
 
 // [plan: E = 1, 2, 3, E = 1 with lane swaps, the same warp-major]
 // [multiply: ptx_mul, ptx_mul2][DIF, DIT][k - 3]: the switches
@@ -274,6 +300,21 @@ static const nb_launcher nb_table[5][2][2][NTT_BLOCK_MAX_K - 2] = {
 static const nb_launcher nb_kf_table[2][NTT_BLOCK_MAX_K - 2] = {NB_KF(1), NB_KF(2)};
 #undef NB_KF
 
+// Shoup's multiply for the stage roots (gpu_ntt_shoup), for the default
+// plan (E = 1, lane swaps, warp-major) with ptx_mul2 elsewhere: [DIF, DIT][k - 3].
+#define NB_SHOUP(D)                                         \
+    {                                                       \
+        nb_launch<3, D, 2, 1, true, false, true, true>,     \
+            nb_launch<4, D, 2, 1, true, false, true, true>, \
+            nb_launch<5, D, 2, 1, true, false, true, true>, \
+            nb_launch<6, D, 2, 1, true, false, true, true>, \
+            nb_launch<7, D, 2, 1, true, false, true, true>, \
+            nb_launch<8, D, 2, 1, true, false, true, true>, \
+            nb_launch<9, D, 2, 1, true, false, true, true>  \
+    }
+static const nb_launcher nb_shoup_table[2][NTT_BLOCK_MAX_K - 2] = {NB_SHOUP(false), NB_SHOUP(true)};
+#undef NB_SHOUP
+
 bool cz_ntt_block_kf_plan(void) {
     return switch_get(SW_GPU_NTT_ROUND) == 1 && switch_get(SW_GPU_NTT_SHFL) != 0;
 }
@@ -293,8 +334,12 @@ void cz_ntt_block_pass(cuda_ctx *c, dfr *a, unsigned log_n, unsigned log_s, int 
     if (ei == 0 && switch_get(SW_GPU_NTT_SHFL))
         ei = switch_get(SW_GPU_NTT_WARP_TRIVIAL) ? 4 : 3;
     if (wst) // the caller checked cz_ntt_block_kf_plan and !dit
-        nb_kf_table[mi][ki](c, a, log_n, log_s, w512, whi, wlo, wfull, t->full_log, pre, post, wst);
+        nb_kf_table[mi][ki](c, a, log_n, log_s, w512, whi, wlo, wfull, t->full_log, pre, post, wst,
+                            nullptr);
+    else if (ei == 4 && mi == 1 && switch_get(SW_GPU_NTT_SHOUP))
+        nb_shoup_table[dit ? 1 : 0][ki](c, a, log_n, log_s, w512, whi, wlo, wfull, t->full_log, pre,
+                                        post, nullptr, ntt_shoup_roots(t, inverse));
     else
         nb_table[ei][mi][dit ? 1 : 0][ki](c, a, log_n, log_s, w512, whi, wlo, wfull, t->full_log,
-                                          pre, post, nullptr);
+                                          pre, post, nullptr, nullptr);
 }

@@ -81,6 +81,41 @@ template <class P> struct field {
     static constexpr int N = P::N;
     uint32_t v[N];
 };
+
+// Shoup's quotient for a fixed Fr multiplier w < p (ptx_mul_shoup): q =
+// floor(w 2^288 / p), 9 limbs, by restoring division one bit at a time (host
+// table setup; w < p keeps the remainder below 2^256).
+static inline void shoup_quotient(uint32_t q[9], const uint32_t w[8]) {
+    constexpr uint32_t p[8] = CZ_FR_P;
+    uint32_t r[8];
+    for (int j = 0; j < 8; j++)
+        r[j] = w[j];
+    for (int j = 0; j < 9; j++)
+        q[j] = 0;
+    for (int bit = 0; bit < 288; bit++) {
+        for (int j = 8; j > 0; j--) // q <<= 1
+            q[j] = (q[j] << 1) | (q[j - 1] >> 31);
+        q[0] <<= 1;
+        for (int j = 7; j > 0; j--) // r <<= 1: r < p < 2^255, no bit lost
+            r[j] = (r[j] << 1) | (r[j - 1] >> 31);
+        r[0] <<= 1;
+        int ge = 1; // r >= p
+        for (int j = 7; j >= 0; j--)
+            if (r[j] != p[j]) {
+                ge = r[j] > p[j];
+                break;
+            }
+        if (ge) {
+            uint64_t borrow = 0;
+            for (int j = 0; j < 8; j++) {
+                uint64_t d = (uint64_t)r[j] - p[j] - borrow;
+                r[j] = (uint32_t)d;
+                borrow = (d >> 32) & 1;
+            }
+            q[0] |= 1;
+        }
+    }
+}
 typedef field<fp_params> dfp;
 typedef field<fr_params> dfr;
 

@@ -65,6 +65,18 @@ static inline const dfr *ntt_kf_roots(const ntt_tables *t, unsigned set, unsigne
            ((size_t)set * NTT_KF_PASSES + pass) * NTT_KF_PASS;
 }
 
+// The block passes' roots omega_1024^(+-i), i < 512, for Shoup's multiply
+// (gpu_ntt_shoup): the plain value and its quotient floor(w 2^288 / p),
+// 80 bytes (five 16-byte loads), after the stage tables.
+struct shoup_root {
+    uint32_t w[8], q[9], pad[3];
+};
+#define NTT_SHOUP_FR (sizeof(shoup_root) * 2 * NTT_SMALL / sizeof(dfr)) // in table entries
+static inline const shoup_root *ntt_shoup_roots(const ntt_tables *t, bool inverse) {
+    const dfr *base = ntt_kf_roots(t, 0, 0) + 2 * NTT_KF_PASSES * NTT_KF_PASS;
+    return (const shoup_root *)base + (inverse ? NTT_SMALL : 0);
+}
+
 struct scale_op {
     int mode;     // 0 none, 1 multiply by c, 2 multiply by hi[e >> 14] lo[e & mask]
     int pre;      // 1: on load (first pass), 0: before store (last pass)
@@ -133,6 +145,8 @@ static __device__ __forceinline__ void apply_scale(dfr &x, const scale_op &sc, u
 // whi: the column twiddles' hi table instead of the direction's own (a
 // factor folded into it: gpu_h_fold), or nullptr.  wst: a DIF pass's stage
 // table (ntt_kf_roots), only where cz_ntt_block_kf_plan() holds, or nullptr.
+// Passes of the default plan use Shoup's multiply for the stage roots where
+// gpu_ntt_shoup is on (and gpu_ptx_mul2, the other multiplies' kind).
 void cz_ntt_block_pass(cuda_ctx *c, dfr *a, unsigned log_n, unsigned log_s, int k, bool dit,
                        bool inverse, const ntt_tables *t, const scale_op &pre, const scale_op &post,
                        const dfr *whi = nullptr, const dfr *wst = nullptr);

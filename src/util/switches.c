@@ -139,6 +139,13 @@ static const switch_info TABLE[SW_COUNT] = {
                                  "its multiply (a 9-stage pass: 3.56 multiplies per element "
                                  "instead of 4)",
                                  1, 0, 1, 0, 1},
+    [SW_GPU_NTT_SHOUP] = {"gpu_ntt_shoup", "CUZK_GPU_NTT_SHOUP",
+                          "CUDA NTT block passes of the default plan (gpu_ntt_round=1, "
+                          "gpu_ntt_shfl, gpu_ntt_warp_trivial, gpu_ptx_mul2): the stage roots "
+                          "multiplied by Shoup's method, each root stored plain with "
+                          "floor(w 2^288 / p), 180 multiply-adds instead of Montgomery's 224 "
+                          "(0: Montgomery, ptx_mul2)",
+                          1, 0, 1, 0, 1},
 };
 
 static _Atomic long values[SW_COUNT];

@@ -196,11 +196,13 @@ static ntt_status cpu_ntt(fr *a, const ntt_domain *d, cuda_ntt_kind k, ntt_order
    thread (gpu_ntt_round 1 / 2 / 3), with the column twiddles from the full
    table or the two-level one (gpu_ntt_tw_full), with in-warp exchanges by
    shuffles or through shared memory (gpu_ntt_shfl), threads warp-major or
-   not (gpu_ntt_warp_trivial), and the register passes. */
+   not (gpu_ntt_warp_trivial), the stage roots by Shoup's multiply or not
+   (gpu_ntt_shoup), and the register passes. */
 static const struct {
-    int block, round, tw_full, shfl, warp;
-} ntt_plans[] = {{1, 1, 1, 1, 1}, {1, 1, 1, 0, 1}, {1, 2, 1, 1, 1}, {1, 3, 1, 1, 1},
-                 {1, 1, 0, 1, 1}, {1, 3, 0, 1, 1}, {0, 1, 1, 1, 1}, {1, 1, 1, 1, 0}};
+    int block, round, tw_full, shfl, warp, shoup;
+} ntt_plans[] = {{1, 1, 1, 1, 1, 0}, {1, 1, 1, 0, 1, 0}, {1, 2, 1, 1, 1, 0}, {1, 3, 1, 1, 1, 0},
+                 {1, 1, 0, 1, 1, 0}, {1, 3, 0, 1, 1, 0}, {0, 1, 1, 1, 1, 0}, {1, 1, 1, 1, 0, 0},
+                 {1, 1, 1, 1, 1, 1}, {1, 1, 0, 1, 1, 1}};
 #define NTT_PLANS ((int)(sizeof ntt_plans / sizeof ntt_plans[0]))
 
 static void set_ntt_plan(int i) {
@@ -210,6 +212,7 @@ static void set_ntt_plan(int i) {
     CHECK(switch_set(SW_GPU_NTT_TW_FULL, ntt_plans[i].tw_full, serr, sizeof serr) == 0);
     CHECK(switch_set(SW_GPU_NTT_SHFL, ntt_plans[i].shfl, serr, sizeof serr) == 0);
     CHECK(switch_set(SW_GPU_NTT_WARP_TRIVIAL, ntt_plans[i].warp, serr, sizeof serr) == 0);
+    CHECK(switch_set(SW_GPU_NTT_SHOUP, ntt_plans[i].shoup, serr, sizeof serr) == 0);
 }
 
 /* Every size to 2^12 and the largest in every kind and order; the others in
@@ -218,9 +221,9 @@ static void set_ntt_plan(int i) {
 static void check_ntt(cuda_ctx *c, unsigned max_log) {
     static const char *kn[] = {"fwd", "inv", "coset-fwd", "coset-inv"};
     static const char *on[] = {"NN", "NR", "RN"};
-    long saved[5] = {switch_get(SW_GPU_NTT_BLOCK), switch_get(SW_GPU_NTT_ROUND),
-                     switch_get(SW_GPU_NTT_TW_FULL), switch_get(SW_GPU_NTT_SHFL),
-                     switch_get(SW_GPU_NTT_WARP_TRIVIAL)};
+    long saved[6] = {switch_get(SW_GPU_NTT_BLOCK),        switch_get(SW_GPU_NTT_ROUND),
+                     switch_get(SW_GPU_NTT_TW_FULL),      switch_get(SW_GPU_NTT_SHFL),
+                     switch_get(SW_GPU_NTT_WARP_TRIVIAL), switch_get(SW_GPU_NTT_SHOUP)};
     char serr[128];
     for (unsigned lg = 1; lg <= max_log; lg++) {
         int full = lg <= 12 || (lg == max_log && lg <= 24);
@@ -255,18 +258,20 @@ static void check_ntt(cuda_ctx *c, unsigned max_log) {
                     if (!eq && bad < 4)
                         fprintf(stderr,
                                 "gpu ntt 2^%u %s %s gpu_ntt_block=%d round=%d tw_full=%d "
-                                "shfl=%d warp=%d: MISMATCH\n",
+                                "shfl=%d warp=%d shoup=%d: MISMATCH\n",
                                 lg, kn[k], on[o], ntt_plans[pl].block, ntt_plans[pl].round,
-                                ntt_plans[pl].tw_full, ntt_plans[pl].shfl, ntt_plans[pl].warp);
+                                ntt_plans[pl].tw_full, ntt_plans[pl].shfl, ntt_plans[pl].warp,
+                                ntt_plans[pl].shoup);
                     bad += !eq;
                     runs++;
                 }
             }
             CHECK(bad == 0);
-            printf("gpu ntt 2^%u gpu_ntt_block=%d round=%d tw_full=%d shfl=%d warp=%d: %d "
-                   "kind/order combinations %s (last %.3f ms)\n",
+            printf("gpu ntt 2^%u gpu_ntt_block=%d round=%d tw_full=%d shfl=%d warp=%d shoup=%d: "
+                   "%d kind/order combinations %s (last %.3f ms)\n",
                    lg, ntt_plans[pl].block, ntt_plans[pl].round, ntt_plans[pl].tw_full,
-                   ntt_plans[pl].shfl, ntt_plans[pl].warp, runs, bad ? "MISMATCH" : "equal", ms);
+                   ntt_plans[pl].shfl, ntt_plans[pl].warp, ntt_plans[pl].shoup, runs,
+                   bad ? "MISMATCH" : "equal", ms);
         }
         ntt_domain_destroy(&d);
         free(a), free(b);
@@ -276,6 +281,7 @@ static void check_ntt(cuda_ctx *c, unsigned max_log) {
     CHECK(switch_set(SW_GPU_NTT_TW_FULL, saved[2], serr, sizeof serr) == 0);
     CHECK(switch_set(SW_GPU_NTT_SHFL, saved[3], serr, sizeof serr) == 0);
     CHECK(switch_set(SW_GPU_NTT_WARP_TRIVIAL, saved[4], serr, sizeof serr) == 0);
+    CHECK(switch_set(SW_GPU_NTT_SHOUP, saved[5], serr, sizeof serr) == 0);
 }
 
 /* The H step against the CPU's, with the last permutation fused into the
@@ -714,6 +720,13 @@ int main(int argc, char **argv) {
         CHECK(switch_set(SW_GPU_NTT_TW_FULL, 0, serr, sizeof serr) == 0);
         check_h(c, 12, 4000);
         CHECK(switch_set(SW_GPU_NTT_TW_FULL, tw, serr, sizeof serr) == 0);
+    }
+    { /* the stage roots by Shoup's multiply, on or off (the other way from the default) */
+        char serr[128];
+        long sh = switch_get(SW_GPU_NTT_SHOUP);
+        CHECK(switch_set(SW_GPU_NTT_SHOUP, !sh, serr, sizeof serr) == 0);
+        check_h(c, 12, 4000);
+        CHECK(switch_set(SW_GPU_NTT_SHOUP, sh, serr, sizeof serr) == 0);
     }
     unsigned max_h = max_ntt < 24 ? max_ntt : 24; /* CPU time above */
     check_h(c, max_h, ((size_t)1 << max_h) - 7);

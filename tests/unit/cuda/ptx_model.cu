@@ -102,11 +102,105 @@ void run(const char *name, C (*rnd)(), void (*cpu_mul)(C *, const C *, const C *
            bad);
 }
 
+// Whether q = floor(w 2^288 / p): q p <= w 2^288 < q p + p, by products
+// (not the division shoup_quotient does).
+bool quotient_ok(const uint32_t q[9], const uint32_t w[8]) {
+    const uint32_t p[8] = CZ_FR_P;
+    uint32_t qp[18] = {0}, num[18] = {0};
+    for (int i = 0; i < 9; i++) {
+        uint64_t c = 0;
+        for (int j = 0; j < 8; j++) {
+            uint64_t t = (uint64_t)q[i] * p[j] + qp[i + j] + c;
+            qp[i + j] = (uint32_t)t;
+            c = t >> 32;
+        }
+        qp[i + 8] = (uint32_t)c;
+    }
+    for (int j = 0; j < 8; j++)
+        num[9 + j] = w[j];
+    uint32_t d[18]; // num - qp
+    int64_t borrow = 0;
+    for (int j = 0; j < 18; j++) {
+        int64_t t = (int64_t)num[j] - qp[j] - borrow;
+        d[j] = (uint32_t)t;
+        borrow = t < 0;
+    }
+    if (borrow)
+        return false; // q p > w 2^288
+    for (int j = 17; j >= 8; j--)
+        if (d[j])
+            return false; // the remainder has more than 8 limbs
+    for (int j = 7; j >= 0; j--)
+        if (d[j] != p[j])
+            return d[j] < p[j];
+    return false; // remainder == p
+}
+
+// ptx_mul_shoup(x, plain w, its quotient) against the CPU's x W (W = w in
+// Montgomery form): returns 1 on a mismatch or a bad quotient.
+int shoup_case(const fr &x, const fr &W) {
+    uint64_t raw[4];
+    fr_to_raw(raw, &W);
+    uint32_t w[8], q[9], r[8];
+    memcpy(w, raw, sizeof w);
+    shoup_quotient(q, w);
+    if (!quotient_ok(q, w))
+        return 1;
+    uint32_t xv[8];
+    memcpy(xv, &x, sizeof xv);
+    ptx_mul_shoup<fr_params>(r, xv, w, q);
+    fr want;
+    fr_mul(&want, &x, &W);
+    return memcmp(r, &want, sizeof r) != 0;
+}
+
+// Random pairs, the edges, and pairs with x w = +-k mod p for small k (x
+// as an integer times w), where x w / p sits just above an integer and the
+// quotient estimate is one short: the conditional subtractions run.
+void run_shoup(int n) {
+    int bad = 0, cases = 0;
+    fr edges[5], one, zero;
+    fr_set_one(&one);
+    memset(&zero, 0, sizeof zero);
+    edges[0] = zero;
+    edges[1] = one;
+    fr_neg(&edges[2], &one);
+    uint64_t r1[4] = {1, 0, 0, 0};
+    fr_from_raw(&edges[3], r1); // plain 1 (w = 1 or x = R^-1)
+    edges[4] = rand_fr();
+    for (int i = 0; i < 5; i++)
+        for (int j = 0; j < 5; j++, cases++)
+            bad += shoup_case(edges[i], edges[j]);
+    for (int k = 0; k < n; k++) {
+        fr x = rand_fr(), w = rand_fr();
+        bad += shoup_case(x, w), cases++;
+        fr y = x, z = w;
+        carry_stress(y, z, 8);
+        bad += shoup_case(y, z), cases++;
+        if (k < 64) { // W with x_int w_plain = +-(k % 4) mod p
+            uint64_t xr[4], kr[4] = {(uint64_t)(k % 4), 0, 0, 0};
+            memcpy(xr, &x, sizeof xr);
+            fr xi, kk, W;
+            fr_from_raw(&xi, xr); // x's limbs as a plain value
+            fr_inv(&xi, &xi);
+            fr_from_raw(&kk, kr);
+            if (k % 8 >= 4)
+                fr_neg(&kk, &kk);
+            fr_mul(&W, &xi, &kk);
+            bad += shoup_case(x, W), cases++;
+        }
+    }
+    CHECK(bad == 0);
+    printf("Fr Shoup multiply: %d products against the CPU, quotients checked: %d mismatches\n",
+           cases, bad);
+}
+
 } // namespace
 
 int main() {
     check_seed("cuda_ptx_model");
     run<fp_params, fp>("Fp", rand_fp, fp_mul, fp_sqr, fp_neg, 20000);
     run<fr_params, fr>("Fr", rand_fr, fr_mul, fr_sqr, fr_neg, 20000);
+    run_shoup(20000);
     return check_finish();
 }
