@@ -173,12 +173,12 @@ static void fill_pow_table_n(fr *x, size_t n, const fr *b) {
         fr_mul(&x[j], &x[j - 1], b);
 }
 
-// The small roots (forward, then inverse) for Shoup's multiply: each plain,
+// The roots for Shoup's multiply (ntt_shoup_roots): each of n roots plain,
 // with its quotient.
-static void fill_shoup_roots(shoup_root *s, const fr *small) {
-    for (size_t i = 0; i < 2 * NTT_SMALL; i++) {
+static void fill_shoup_roots(shoup_root *s, const fr *roots, size_t n) {
+    for (size_t i = 0; i < n; i++) {
         uint64_t raw[4];
-        fr_to_raw(raw, &small[i]);
+        fr_to_raw(raw, &roots[i]);
         memset(&s[i], 0, sizeof s[i]);
         memcpy(s[i].w, raw, sizeof s[i].w);
         shoup_quotient(s[i].q, s[i].w);
@@ -273,7 +273,9 @@ static cuda_status get_tables(cuda_ctx *c, unsigned log_n, ntt_tables **out, cud
     fr *kf = small + 2 * NTT_SMALL + 2 * full;
     fill_kf_tables(kf, small + NTT_SMALL, log_n, &g);
     fill_kf_tables(kf + NTT_KF_PASSES * NTT_KF_PASS, small + NTT_SMALL, log_n, &gi);
-    fill_shoup_roots((shoup_root *)(kf + 2 * NTT_KF_PASSES * NTT_KF_PASS), small);
+    shoup_root *sh = (shoup_root *)(kf + 2 * NTT_KF_PASSES * NTT_KF_PASS);
+    fill_shoup_roots(sh, small, 2 * NTT_SMALL);
+    fill_shoup_roots(sh + 2 * NTT_SMALL, kf, 2 * NTT_KF_PASSES * NTT_KF_PASS);
     ntt_tables *t = new (std::nothrow) ntt_tables();
     if (!t) {
         free(h);

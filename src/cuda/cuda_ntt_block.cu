@@ -86,27 +86,27 @@ template <int E> static __device__ __forceinline__ uint32_t nb_pos(uint32_t tt, 
 }
 
 // x *= the root of a stage: omega_2h^e (h = d 2^ls) from w512 by the kernel's
-// multiply or from wsh by Shoup's, or (KF) the stage table's entry.
+// multiply or from wsh by Shoup's, or (KF) the stage table's entry, from wst
+// or (with SHOUP) from its Shoup copy wsh.
 template <int M, bool KF, bool SHOUP>
 static __device__ __forceinline__ void nb_root_mul(dfr &x, int d, int ls, int ld, uint32_t e,
                                                    const dfr *w512, const dfr *wst,
                                                    const shoup_root *wsh) {
-    if (KF) {
-        f_mul_v<M>(x, x, ldg(wst + ((d << ls) - 1) + e));
-    } else if (SHOUP) {
+    const uint32_t i = KF ? ((d << ls) - 1) + e : e << (9 - ld - ls);
+    if (SHOUP) {
 #if CZ_PTX
-        const uint4 *q = (const uint4 *)(wsh + (e << (9 - ld - ls)));
+        const uint4 *q = (const uint4 *)(wsh + i);
         uint4 r[5];
         CZ_UNROLL
-        for (int i = 0; i < 5; i++)
-            r[i] = __ldg(q + i);
+        for (int k = 0; k < 5; k++)
+            r[k] = __ldg(q + k);
         const uint32_t *rw = (const uint32_t *)r;
         ptx_mul_shoup<fr_params>(x.v, x.v, rw, rw + 8);
 #else // no PTX field (CUZK_NO_PTX_FIELD): the same root in Montgomery form
-        f_mul_v<M>(x, x, ldg(w512 + (e << (9 - ld - ls))));
+        f_mul_v<M>(x, x, ldg((KF ? wst : w512) + i));
 #endif
     } else {
-        f_mul_v<M>(x, x, ldg(w512 + (e << (9 - ld - ls))));
+        f_mul_v<M>(x, x, ldg((KF ? wst : w512) + i));
     }
 }
 
@@ -315,6 +315,13 @@ static const nb_launcher nb_kf_table[2][NTT_BLOCK_MAX_K - 2] = {NB_KF(1), NB_KF(
 static const nb_launcher nb_shoup_table[2][NTT_BLOCK_MAX_K - 2] = {NB_SHOUP(false), NB_SHOUP(true)};
 #undef NB_SHOUP
 
+// The stage-table DIF passes with Shoup's multiply for their roots.
+#define NB_KF_SHOUP(K) nb_launch<K, false, 2, 1, true, true, false, true>
+static const nb_launcher nb_kf_shoup_table[NTT_BLOCK_MAX_K - 2] = {
+    NB_KF_SHOUP(3), NB_KF_SHOUP(4), NB_KF_SHOUP(5), NB_KF_SHOUP(6),
+    NB_KF_SHOUP(7), NB_KF_SHOUP(8), NB_KF_SHOUP(9)};
+#undef NB_KF_SHOUP
+
 bool cz_ntt_block_kf_plan(void) {
     return switch_get(SW_GPU_NTT_ROUND) == 1 && switch_get(SW_GPU_NTT_SHFL) != 0;
 }
@@ -333,10 +340,14 @@ void cz_ntt_block_pass(cuda_ctx *c, dfr *a, unsigned log_n, unsigned log_s, int 
     int ei = e >= 1 && e <= 3 ? (int)e - 1 : 1;
     if (ei == 0 && switch_get(SW_GPU_NTT_SHFL))
         ei = switch_get(SW_GPU_NTT_WARP_TRIVIAL) ? 4 : 3;
-    if (wst) // the caller checked cz_ntt_block_kf_plan and !dit
+    const bool shoup = mi == 1 && switch_get(SW_GPU_NTT_SHOUP);
+    if (wst && shoup) // the caller checked cz_ntt_block_kf_plan and !dit
+        nb_kf_shoup_table[ki](c, a, log_n, log_s, w512, whi, wlo, wfull, t->full_log, pre, post,
+                              wst, ntt_shoup_kf(t, wst));
+    else if (wst)
         nb_kf_table[mi][ki](c, a, log_n, log_s, w512, whi, wlo, wfull, t->full_log, pre, post, wst,
                             nullptr);
-    else if (ei == 4 && mi == 1 && switch_get(SW_GPU_NTT_SHOUP))
+    else if (ei == 4 && shoup)
         nb_shoup_table[dit ? 1 : 0][ki](c, a, log_n, log_s, w512, whi, wlo, wfull, t->full_log, pre,
                                         post, nullptr, ntt_shoup_roots(t, inverse));
     else

@@ -65,16 +65,22 @@ static inline const dfr *ntt_kf_roots(const ntt_tables *t, unsigned set, unsigne
            ((size_t)set * NTT_KF_PASSES + pass) * NTT_KF_PASS;
 }
 
-// The block passes' roots omega_1024^(+-i), i < 512, for Shoup's multiply
-// (gpu_ntt_shoup): the plain value and its quotient floor(w 2^288 / p),
-// 80 bytes (five 16-byte loads), after the stage tables.
+// The block passes' roots omega_1024^(+-i), i < 512, then the stage tables
+// (ntt_kf_roots' layout), for Shoup's multiply (gpu_ntt_shoup): each root
+// plain with its quotient floor(w 2^288 / p), 80 bytes (five 16-byte loads),
+// after the stage tables.
 struct shoup_root {
     uint32_t w[8], q[9], pad[3];
 };
-#define NTT_SHOUP_FR (sizeof(shoup_root) * 2 * NTT_SMALL / sizeof(dfr)) // in table entries
+#define NTT_SHOUP_ROOTS (2 * NTT_SMALL + 2 * NTT_KF_PASSES * NTT_KF_PASS)
+#define NTT_SHOUP_FR (sizeof(shoup_root) * NTT_SHOUP_ROOTS / sizeof(dfr)) // in table entries
 static inline const shoup_root *ntt_shoup_roots(const ntt_tables *t, bool inverse) {
     const dfr *base = ntt_kf_roots(t, 0, 0) + 2 * NTT_KF_PASSES * NTT_KF_PASS;
     return (const shoup_root *)base + (inverse ? NTT_SMALL : 0);
+}
+// The Shoup copy of a stage table wst (a pointer ntt_kf_roots gave).
+static inline const shoup_root *ntt_shoup_kf(const ntt_tables *t, const dfr *wst) {
+    return ntt_shoup_roots(t, false) + 2 * NTT_SMALL + (wst - ntt_kf_roots(t, 0, 0));
 }
 
 struct scale_op {

@@ -141,10 +141,10 @@ static const switch_info TABLE[SW_COUNT] = {
                                  1, 0, 1, 0, 1},
     [SW_GPU_NTT_SHOUP] = {"gpu_ntt_shoup", "CUZK_GPU_NTT_SHOUP",
                           "CUDA NTT block passes of the default plan (gpu_ntt_round=1, "
-                          "gpu_ntt_shfl, gpu_ntt_warp_trivial, gpu_ptx_mul2): the stage roots "
-                          "multiplied by Shoup's method, each root stored plain with "
-                          "floor(w 2^288 / p), 180 multiply-adds instead of Montgomery's 224 "
-                          "(0: Montgomery, ptx_mul2)",
+                          "gpu_ntt_shfl, gpu_ntt_warp_trivial, gpu_ptx_mul2) and the H step's "
+                          "stage-table DIFs (gpu_h_fold=2): the stage roots multiplied by "
+                          "Shoup's method, each root stored plain with floor(w 2^288 / p), 180 "
+                          "multiply-adds instead of Montgomery's 224 (0: Montgomery, ptx_mul2)",
                           1, 0, 1, 0, 1},
 };
 
