@@ -13,6 +13,9 @@
 // (DIF) or before them (DIT).  It comes from the full root table when N <= 2^F (one load;
 // gpu_ntt_tw_full), else from the two-level table (two loads and a multiply).  The values between
 // passes are those of the radix-2 transform, so any pass plan gives the same result.
+// In the default plan the threads are numbered warp-major, so whole warps skip
+// the roots equal to 1 (gpu_ntt_warp_trivial), and the stage roots, fixed per
+// size, are multiplied by Shoup's method (gpu_ntt_shoup, ptx_mul_shoup).
 #include "cuda/ntt_common.cuh"
 
 // Threads per block (a block holds whole sub-transforms, 2^(9 - E) threads
@@ -26,16 +29,15 @@ template <int E> struct nb_block {
 };
 // Padding that spreads the strided exchanges over the banks: one word in 8
 // for the plain thread order (2-way conflicts), one in 16 for the warp-major
-// order (P, gpu_ntt_warp_trivial), whose exchanges step 16 slots a lane (none).
-template <bool P> static __device__ __forceinline__ uint32_t nb_pad(uint32_t s) {
+// order (P, gpu_ntt_warp_trivial), whose exchanges step 16 slots a lane (none:
+// tools/ntt_bank_model.py).
+template <bool P> __host__ __device__ constexpr uint32_t nb_pad(uint32_t s) {
     return s + (s >> (P ? 4 : 3));
 }
 
 // Shared-memory exchange: limb-major, so a warp's accesses to consecutive
 // slots fall in distinct banks.
-template <int E, bool P> struct nb_shared {
-    uint32_t w[8][(nb_block<E>::threads << E) + ((nb_block<E>::threads << E) >> (P ? 4 : 3))];
-};
+template <int E, bool P> struct nb_shared { uint32_t w[8][nb_pad<P>(nb_block<E>::threads << E)]; };
 
 template <int E, bool P>
 static __device__ __forceinline__ void sh_put(nb_shared<E, P> &s, uint32_t slot, const dfr &x) {

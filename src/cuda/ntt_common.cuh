@@ -65,10 +65,10 @@ static inline const dfr *ntt_kf_roots(const ntt_tables *t, unsigned set, unsigne
            ((size_t)set * NTT_KF_PASSES + pass) * NTT_KF_PASS;
 }
 
-// The block passes' roots omega_1024^(+-i), i < 512, then the stage tables
-// (ntt_kf_roots' layout), for Shoup's multiply (gpu_ntt_shoup): each root
-// plain with its quotient floor(w 2^288 / p), 80 bytes (five 16-byte loads),
-// after the stage tables.
+// Shoup's multiply's copies (gpu_ntt_shoup) of the block passes' roots
+// omega_1024^(+-i), i < 512, then of the stage tables (ntt_kf_roots'
+// layout), after the stage tables: each root plain with its quotient
+// floor(w 2^288 / p), 80 bytes (five 16-byte loads).
 struct shoup_root {
     uint32_t w[8], q[9], pad[3];
 };
@@ -151,8 +151,9 @@ static __device__ __forceinline__ void apply_scale(dfr &x, const scale_op &sc, u
 // whi: the column twiddles' hi table instead of the direction's own (a
 // factor folded into it: gpu_h_fold), or nullptr.  wst: a DIF pass's stage
 // table (ntt_kf_roots), only where cz_ntt_block_kf_plan() holds, or nullptr.
-// Passes of the default plan use Shoup's multiply for the stage roots where
-// gpu_ntt_shoup is on (and gpu_ptx_mul2, the other multiplies' kind).
+// With gpu_ntt_shoup (and gpu_ptx_mul2, the other multiplies' kind), passes
+// of the default plan and stage-table passes multiply their stage roots by
+// Shoup's method.
 void cz_ntt_block_pass(cuda_ctx *c, dfr *a, unsigned log_n, unsigned log_s, int k, bool dit,
                        bool inverse, const ntt_tables *t, const scale_op &pre, const scale_op &post,
                        const dfr *whi = nullptr, const dfr *wst = nullptr);
