@@ -27,7 +27,7 @@
  * sets one or more switches ("name=v" pieces joined by ','; a bare "v" is for
  * the name before it), the others named anywhere in the list back at their
  * starting values: "gpu_msm_red_part=0/5/6",
- * "gpu_msm_acc_mem=1,gpu_msm_prefetch=1/0,0".  One pass with the switches as
+ * "gpu_msm_red_levels=1,gpu_msm_red_part=4/0,0".  One pass with the switches as
  * they are when unset or malformed (with a message). */
 #define BS_VALS 12
 #define BS_SETS 4
@@ -388,11 +388,9 @@ static int bench_h(cuda_ctx *c, unsigned lg) {
             if (r)
                 t[r - 1] = ms;
         }
-        printf("bench_cuda H step 2^%u%s: %.2f ms resident (%s); median of %u\n", lg, tag,
-               median(t, R),
-               switch_get(SW_H_C_ONCE) ? "3 iNTT + 2 coset NTT + pointwise + coset iNTT - C"
-                                       : "3 iNTT + 3 coset NTT + pointwise + coset iNTT",
-               R);
+        printf("bench_cuda H step 2^%u%s: %.2f ms resident (3 iNTT + 2 coset NTT + pointwise + "
+               "coset iNTT - C); median of %u\n",
+               lg, tag, median(t, R), R);
         fflush(stdout);
     }
     free(a), free(b), free(cc);
@@ -427,31 +425,28 @@ static int bench_field(cuda_ctx *c) {
                 memcpy(dst, &v, el);
             }
         }
-        float ms[5][9];
+        float ms[2][9];
         unsigned R = reps() < 9 ? reps() : 9;
         int equal = 1;
         cuda_error e;
         for (unsigned r = 0; r < R && !rc; r++) {
             int eq = 0;
-            float t[5];
+            float t[2];
             if (cuda_field_bench(c, which_fr, threads, iters, x, y, t, &eq, &e)) {
                 fprintf(stderr, "bench_cuda: %s\n", e.msg);
                 rc = 1;
             }
-            for (int v = 0; v < 5; v++)
+            for (int v = 0; v < 2; v++)
                 ms[v][r] = t[v];
             equal &= eq;
         }
         if (rc)
             break;
         double muls = 4.0 * (double)threads * iters;
-        float mp = median(ms[0], R), m2 = median(ms[1], R), mg = median(ms[2], R),
-              mk = median(ms[3], R), mc = median(ms[4], R);
-        printf("bench_cuda field %s mul: PTX %.2f ms (%.2f G/s); two accumulators %.2f ms "
-               "(%.2f G/s), without the special low limbs %.2f ms (%.2f G/s); Karatsuba %.2f ms "
-               "(%.2f G/s); portable C %.2f ms (%.2f G/s); results %s; median of %u\n",
-               which_fr ? "Fr" : "Fp", mp, muls / mp / 1e6, m2, muls / m2 / 1e6, mg,
-               muls / mg / 1e6, mk, muls / mk / 1e6, mc, muls / mc / 1e6,
+        float m2 = median(ms[0], R), mc = median(ms[1], R);
+        printf("bench_cuda field %s mul: PTX (ptx_mul2) %.2f ms (%.2f G/s); portable C %.2f ms "
+               "(%.2f G/s); results %s; median of %u\n",
+               which_fr ? "Fr" : "Fp", m2, muls / m2 / 1e6, mc, muls / mc / 1e6,
                equal ? "equal" : "DIFFERENT", R);
         if (!equal)
             rc = 1;

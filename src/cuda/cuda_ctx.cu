@@ -253,9 +253,9 @@ extern "C" cuda_status cuda_ctx_create(cuda_ctx **out, int ordinal, cuda_error *
         return cz_fail(err, CUDA_ERR_NO_DEVICE, "GPU ordinal %d does not exist (%d visible)",
                        ordinal, n);
     CZ_TRY(cudaSetDevice(ordinal));
-    // The point operations are real calls (curve.cuh) nested two deep; the
-    // default 1 KiB stack overflowed in x_add -> x_dbl (compute-sanitizer:
-    // invalid __local__ read), so give each thread 16 KiB.
+    // Room for the G2 kernels' spills and any call: when the point operations
+    // were calls nested two deep, the default 1 KiB stack overflowed in x_add
+    // -> x_dbl (compute-sanitizer: invalid __local__ read), so 16 KiB.
     CZ_TRY(cudaDeviceSetLimit(cudaLimitStackSize, 16384));
     cudaDeviceProp prop;
     CZ_TRY(cudaGetDeviceProperties(&prop, ordinal));
@@ -385,25 +385,16 @@ __global__ void k_field_mul(const dfp *a, const dfp *b, dfp *o, const dfr *x, co
     size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
     if (i >= n)
         return;
-    // exercise add, sub, both PTX multiplies and the PTX square:
-    // o = a b (ptx_mul) + a b (ptx_mul2) + a - b + a^2
+    // exercise add, sub and the multiply (a square too):
+    // o = a b + a b + a - b + a^2
     dfp t, t2, q;
     dfr u, u2, v;
-#if CZ_PTX
-    ptx_mul<fp_params>(t.v, a[i].v, b[i].v);
-    ptx_mul2<fp_params>(t2.v, a[i].v, b[i].v);
-    ptx_mul<fr_params>(u.v, x[i].v, y[i].v);
-    ptx_mul2<fr_params>(u2.v, x[i].v, y[i].v);
-    ptx_sqr<fp_params>(q.v, a[i].v);
-    ptx_sqr<fr_params>(v.v, x[i].v);
-#else
     f_mul(t, a[i], b[i]);
-    t2 = t;
+    f_mul(t2, b[i], a[i]);
     f_mul(u, x[i], y[i]);
-    u2 = u;
-    f_mul(q, a[i], a[i]);
-    f_mul(v, x[i], x[i]);
-#endif
+    f_mul(u2, y[i], x[i]);
+    f_sqr(q, a[i]);
+    f_sqr(v, x[i]);
     f_add(t, t, t2);
     f_add(t, t, a[i]);
     f_sub(t, t, b[i]);

@@ -1,9 +1,8 @@
-// Field-multiply throughput on the device: the PTX carry chains with one
-// accumulator (ptx_mul), with two (ptx_mul2), with two but without Fr's
-// special low limbs, the one-level Karatsuba product (ptx_mul_kara), and the
-// portable C, in one binary (all are compiled
-// here whatever the build's CUZK_NO_PTX_FIELD): the A/B for field_ptx.cuh.  Each thread runs four
-// independent chains x_k = x_k * y so the multiplier is kept busy; the results are compared.
+// Field-multiply throughput on the device: the PTX carry chains (ptx_mul2,
+// the multiply every kernel uses) against the portable C, in one binary (both
+// are compiled here whatever the build's CUZK_NO_PTX_FIELD).  Each thread
+// runs four independent chains x_k = x_k * y so the multiplier is kept busy;
+// the results are compared.
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,25 +10,13 @@
 
 namespace {
 
-enum { V_PTX, V_PTX2, V_PTX2_GENERIC, V_KARA, V_C, V_COUNT };
+enum { V_PTX2, V_C, V_COUNT };
 
 template <class P, int V>
 __device__ __forceinline__ void mul(field<P> &r, const field<P> &a, const field<P> &b) {
 #ifdef __CUDA_ARCH__ // the PTX multiplies exist only in the device pass
-    if constexpr (V == V_PTX) {
-        ptx_mul<P>(r.v, a.v, b.v);
-        return;
-    }
     if constexpr (V == V_PTX2) {
-        ptx_mul2<P, true>(r.v, a.v, b.v);
-        return;
-    }
-    if constexpr (V == V_PTX2_GENERIC) {
-        ptx_mul2<P, false>(r.v, a.v, b.v);
-        return;
-    }
-    if constexpr (V == V_KARA) {
-        ptx_mul_kara<P>(r.v, a.v, b.v);
+        ptx_mul2<P>(r.v, a.v, b.v);
         return;
     }
 #endif
@@ -76,8 +63,7 @@ cuda_status bench_one(cuda_ctx *c, size_t threads, unsigned iters, const void *x
         return s;
     unsigned blocks = (unsigned)(threads / 256);
     void (*run[V_COUNT])(cuda_ctx *, unsigned, field<P> *, const field<P> *,
-                         unsigned) = {launch<P, V_PTX>, launch<P, V_PTX2>,
-                                      launch<P, V_PTX2_GENERIC>, launch<P, V_KARA>, launch<P, V_C>};
+                         unsigned) = {launch<P, V_PTX2>, launch<P, V_C>};
     CZ_TRY(cudaEventRecord(c->ev[0], c->stream));
     for (int v = 0; v < V_COUNT; v++) {
         run[v](c, blocks, x[v], y, iters);
@@ -102,7 +88,7 @@ cuda_status bench_one(cuda_ctx *c, size_t threads, unsigned iters, const void *x
 } // namespace
 
 extern "C" cuda_status cuda_field_bench(cuda_ctx *c, int which_fr, size_t threads, unsigned iters,
-                                        const void *x, const void *y, float ms[5], int *equal,
+                                        const void *x, const void *y, float ms[2], int *equal,
                                         cuda_error *err) {
     if (!c || !x || !y || !threads || threads % 256)
         return cz_fail(err, CUDA_ERR_ARG, "cuda_field_bench: threads must be a multiple of 256");

@@ -115,16 +115,14 @@ cuda_status cuda_msm_g2(cuda_ctx *c, g2_jac *out, const cuda_bases *b, size_t fi
 cuda_status cuda_field_mul_check(cuda_ctx *c, const fp *a, const fp *b, fp *out_p, const fr *x,
                                  const fr *y, fr *out_r, size_t n, cuda_error *err);
 
-/* Field-multiply throughput, the PTX carry chains with one accumulator
- * (ptx_mul), with two (ptx_mul2), with two but without Fr's special low limbs,
- * the one-level Karatsuba product (ptx_mul_kara), and the portable C (all in
- * this binary): `threads` (a multiple of 256) threads each run 4 chains of
- * `iters` multiplies, starting from x (4 * threads elements) times y
- * (threads elements), all Montgomery limbs of Fr (which_fr) or Fp.  ms gets
- * the five times in that order; equal is set when all variants end with the
- * same values. */
+/* Field-multiply throughput, the PTX carry chains (ptx_mul2) and the
+ * portable C (both in this binary): `threads` (a multiple of 256) threads
+ * each run 4 chains of `iters` multiplies, starting from x (4 * threads
+ * elements) times y (threads elements), all Montgomery limbs of Fr
+ * (which_fr) or Fp.  ms gets the two times in that order; equal is set when
+ * both end with the same values. */
 cuda_status cuda_field_bench(cuda_ctx *c, int which_fr, size_t threads, unsigned iters,
-                             const void *x, const void *y, float ms[5], int *equal,
+                             const void *x, const void *y, float ms[2], int *equal,
                              cuda_error *err);
 
 #ifdef __cplusplus

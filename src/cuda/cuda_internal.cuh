@@ -74,19 +74,6 @@ cuda_status cz_cuda_fail(cuda_error *err, cudaError_t e, const char *what);
             return cz_cuda_fail(err, e_, what); \
     } while (0)
 
-// Copies the field switches into this translation unit's __constant__ copies
-// (field.cuh), queued on stream s: gpu_ptx_mul2 always, gpu_ptx_sqr where
-// `sqr` (the MSM; elsewhere squares stay multiplies).  Static, so each unit
-// sets its own copies.
-static inline cudaError_t cz_field_switches(cudaStream_t s, bool sqr) {
-    int mul2 = switch_get(SW_GPU_PTX_MUL2) ? 1 : 0, sq = sqr && switch_get(SW_GPU_PTX_SQR) ? 1 : 0;
-    cudaError_t e =
-        cudaMemcpyToSymbolAsync(cz_ptx_mul2_on, &mul2, sizeof mul2, 0, cudaMemcpyHostToDevice, s);
-    if (e == cudaSuccess)
-        e = cudaMemcpyToSymbolAsync(cz_ptx_sqr_on, &sq, sizeof sq, 0, cudaMemcpyHostToDevice, s);
-    return e;
-}
-
 // Ensures b holds at least `bytes` (contents not kept).
 cuda_status cz_reserve(dbuf &b, size_t bytes, cuda_error *err);
 void cz_release(dbuf &b);
@@ -119,15 +106,13 @@ cuda_status cz_h_poly_dev(cuda_ctx *c, dfr *a, dfr *b, dfr *cc, size_t rows, uns
                           cuda_error *err);
 // Its two parts, so each input's transforms can start as soon as that input
 // is on the device: prep takes one input (rows valid) to its evaluations on
-// the coset; finish forms (a b - c) / Z and takes it back to coefficients.
-// c_once (h_c_once, read once by the caller for both): prep takes c only
-// to its coefficients times 1/Z (coeffs_only), and finish subtracts them
-// after the last transform, (a b mod (x^n - g^n) - c) / Z: six transforms
-// instead of seven.
+// the coset, or (coeffs_only, for c) only to its coefficients times 1/Z;
+// finish forms a b, takes it back to coefficients and subtracts c's:
+// (a b mod (x^n - g^n) - c) / Z, six transforms instead of seven.
 cuda_status cz_h_prep(cuda_ctx *c, dfr *v, size_t rows, unsigned log_n, bool coeffs_only,
                       cuda_error *err);
 cuda_status cz_h_finish(cuda_ctx *c, dfr *a, const dfr *b, const dfr *cc, unsigned log_n,
-                        bool c_once, cuda_error *err);
+                        cuda_error *err);
 
 // ---- internal MSM over device scalars (cuda_msm.cu) -----------------------------
 // scalars: device array of n fr (Montgomery if mont, else canonical); density

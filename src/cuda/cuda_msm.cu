@@ -152,7 +152,6 @@ cuda_status cz_msm_prepare(cuda_ctx *c, const cuda_bases *bs, size_t first, size
     if (n >= 0x80000000u)
         return cz_fail(err, CUDA_ERR_ARG, "MSM of %zu scalars: at most 2^31 - 1", n);
     memset(p, 0, sizeof *p);
-    CZ_TRY(cz_field_switches(c->stream, true)); // read per MSM (field.cuh)
     size_t need = 0;
     size_t words = (n + 63) / 64;
     cuda_status s;
@@ -280,11 +279,7 @@ cuda_status cz_msm_g1_dev(cuda_ctx *c, g1x *out, const cuda_bases *b, size_t fir
                           unsigned window, int fast, cuda_msm_stats *st, cuda_error *err) {
     if (b->g2)
         return cz_fail(err, CUDA_ERR_ARG, "G1 MSM given G2 bases");
-    if (switch_get(SW_GPU_PTX_MUL2))
-        return msm_dev<dfp_m2>(c, (xyzz<dfp_m2> *)out, b, first, dev_scalars, mont, density, n,
-                               window, fast, st, err);
-    return msm_dev<dfp_m1>(c, (xyzz<dfp_m1> *)out, b, first, dev_scalars, mont, density, n, window,
-                           fast, st, err);
+    return msm_dev<dfp>(c, out, b, first, dev_scalars, mont, density, n, window, fast, st, err);
 }
 
 cuda_status cz_msm_g2_dev(cuda_ctx *c, g2x *out, const cuda_bases *b, size_t first,
@@ -292,12 +287,6 @@ cuda_status cz_msm_g2_dev(cuda_ctx *c, g2x *out, const cuda_bases *b, size_t fir
                           unsigned window, int fast, cuda_msm_stats *st, cuda_error *err) {
     if (!b->g2)
         return cz_fail(err, CUDA_ERR_ARG, "G2 MSM given G1 bases");
-    if (switch_get(SW_GPU_G2_PTX) && switch_get(SW_GPU_PTX_MUL2))
-        return msm_dev<g2f_m2>(c, (xyzz<g2f_m2> *)out, b, first, dev_scalars, mont, density, n,
-                               window, fast, st, err);
-    if (switch_get(SW_GPU_G2_PTX))
-        return msm_dev<g2f_m1>(c, (xyzz<g2f_m1> *)out, b, first, dev_scalars, mont, density, n,
-                               window, fast, st, err);
     return msm_dev<dfp2>(c, out, b, first, dev_scalars, mont, density, n, window, fast, st, err);
 }
 
@@ -362,14 +351,6 @@ extern "C" cuda_msm_config cuda_msm_config_default(void) {
     return c;
 }
 
-// XYZZ over the kernels' field types (the same bytes) to the CPU's Jacobian.
-template <class F> static void g1_to_jac(g1_jac *out, const xyzz<F> *p) {
-    cz_g1x_to_jac(out, (const g1x *)p);
-}
-template <class F> static void g2_to_jac(g2_jac *out, const xyzz<F> *p) {
-    cz_g2x_to_jac(out, (const g2x *)p);
-}
-
 template <class F, class J>
 static cuda_status msm_host(cuda_ctx *c, J *out, const cuda_bases *b, size_t first,
                             const void *scalars, const uint64_t *density, size_t n,
@@ -416,11 +397,8 @@ extern "C" cuda_status cuda_msm_g1(cuda_ctx *c, g1_jac *out, const cuda_bases *b
                                    cuda_error *err) {
     if (b && b->g2)
         return cz_fail(err, CUDA_ERR_ARG, "G1 MSM given G2 bases");
-    if (switch_get(SW_GPU_PTX_MUL2))
-        return msm_host<dfp_m2, g1_jac>(c, out, b, first, scalars, density, n, cfg, st, err,
-                                        g1_to_jac<dfp_m2>);
-    return msm_host<dfp_m1, g1_jac>(c, out, b, first, scalars, density, n, cfg, st, err,
-                                    g1_to_jac<dfp_m1>);
+    return msm_host<dfp, g1_jac>(c, out, b, first, scalars, density, n, cfg, st, err,
+                                 cz_g1x_to_jac);
 }
 
 extern "C" cuda_status cuda_msm_g2(cuda_ctx *c, g2_jac *out, const cuda_bases *b, size_t first,
@@ -429,12 +407,6 @@ extern "C" cuda_status cuda_msm_g2(cuda_ctx *c, g2_jac *out, const cuda_bases *b
                                    cuda_error *err) {
     if (b && !b->g2)
         return cz_fail(err, CUDA_ERR_ARG, "G2 MSM given G1 bases");
-    if (switch_get(SW_GPU_G2_PTX) && switch_get(SW_GPU_PTX_MUL2))
-        return msm_host<g2f_m2, g2_jac>(c, out, b, first, scalars, density, n, cfg, st, err,
-                                        g2_to_jac<g2f_m2>);
-    if (switch_get(SW_GPU_G2_PTX))
-        return msm_host<g2f_m1, g2_jac>(c, out, b, first, scalars, density, n, cfg, st, err,
-                                        g2_to_jac<g2f_m1>);
     return msm_host<dfp2, g2_jac>(c, out, b, first, scalars, density, n, cfg, st, err,
                                   cz_g2x_to_jac);
 }

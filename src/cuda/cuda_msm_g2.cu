@@ -1,6 +1,5 @@
-// The G2 MSM kernels over the PTX Fp with two accumulators (the defaults:
-// gpu_g2_ptx, gpu_ptx_mul2), in a file of their own so that the field types'
-// kernels compile in parallel (msm.cuh).
+// The G2 MSM kernels (cz_msm_sum over Fp2 on the PTX Fp), in a file of their
+// own so that each field type's kernels compile in parallel (msm.cuh).
 #include "cuda/msm_sum.cuh"
 
-CZ_MSM_SUM_INSTANCE(g2f_m2);
+CZ_MSM_SUM_INSTANCE(dfp2);

@@ -1,17 +1,13 @@
 // NTTs over Fr on the GPU, resident in device memory, and the Groth16 H step.
 //
-// A transform is a few passes over memory.  By default each pass does up to
-// 9 stages in a thread block (cuda_ntt_block.cu: three passes at 2^27); with
-// gpu_ntt_block off, each pass does S <= 4 radix-2 stages in registers on
-// 2^S elements per thread (stride st between them), nine passes at 2^27.  Decimation in frequency
-// (natural in, bit-reversed out) runs the stages from the largest half-size
-// down; decimation in time (bit-reversed in, natural out) from 1 up.
-// Twiddle omega_2h^(i mod h) = omega_2h^(i_lo) * omega_(2^(m+1))^j: the first
-// factor comes from a two-level table (hi[e >> 14] * lo[e & 0x3fff]) once per
-// thread and pass, squared down for the smaller stages; the second is one of
-// 15 small roots shared by all domains.  Coset shifts and the 1/n factor are
-// folded into the first or last pass (no extra memory pass), or in the H step
-// into the root tables themselves (gpu_h_fold: no multiply of their own).
+// A transform is a few passes over memory, each of up to 9 stages in a
+// thread block (cuda_ntt_block.cu: three passes at 2^27); the smallest
+// domains (2 and 4 elements) take one pass of radix-2 stages in registers
+// (k_ntt_pass).  Decimation in frequency (natural in, bit-reversed out) runs
+// the stages from the largest half-size down; decimation in time
+// (bit-reversed in, natural out) from 1 up.  Coset shifts and the 1/n factor
+// are folded into the first or last pass (no extra memory pass), or in the H
+// step into the root tables themselves (no multiply of their own).
 #include <new>
 #include <stdlib.h>
 #include <string.h>
@@ -20,10 +16,9 @@
 
 extern "C" {
 #include "field/constants.h"
-#include "util/switches.h"
 }
 
-#define NTT_MAX_S 4
+#define NTT_MAX_S 2 // k_ntt_pass: the domains below the block passes' 2^3
 
 struct small_roots {
     dfr w[(1 << NTT_MAX_S) - 1]; // w[2^m - 1 + j] = omega_(2^(m+1))^j, j < 2^m
@@ -100,47 +95,15 @@ __global__ void k_bitrev(dfr *a, unsigned log_n) {
     }
 }
 
-// (a b - c) / Z; c == NULL: h_c_once, C is subtracted after the last
-// transform; zmul false: gpu_h_fold, 1/Z is in the last transform's table.
-static __device__ __forceinline__ dfr quotient(const dfr *a, const dfr *b, const dfr *c,
-                                               const dfr &zinv, bool zmul, uint32_t i) {
-    dfr x = ld(a + i), y = ld(b + i);
-    f_mul(x, x, y);
-    if (c) {
-        dfr z = ld(c + i);
-        f_sub(x, x, z);
-    }
-    if (zmul)
-        f_mul(x, x, zinv);
-    return x;
-}
-
-// a = (a b - c) / Z on the coset.
-__global__ void k_pointwise(dfr *a, const dfr *b, const dfr *c, dfr zinv, bool zmul, uint32_t n) {
+// a = a b on the coset (C is subtracted after the last transform and 1/Z is
+// in its table: cz_h_finish).
+__global__ void k_pointwise(dfr *a, const dfr *b, uint32_t n) {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
-        st(a + i, quotient(a, b, c, zinv, zmul, i));
-}
-
-// The same, stored at bit-reversed positions, so the last inverse NTT runs
-// bit-reversed in, natural out and no permutation pass follows.  Thread i
-// does the pair (i, brev i) when i <= brev i (in place, no race).
-__global__ void k_pointwise_brev(dfr *a, const dfr *b, const dfr *c, dfr zinv, bool zmul,
-                                 unsigned log_n) {
-    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= (1u << log_n))
-        return;
-    uint32_t j = __brev(i) >> (32 - log_n);
-    if (i > j)
-        return;
-    dfr x = quotient(a, b, c, zinv, zmul, i);
-    if (i == j) {
+    if (i < n) {
+        dfr x = ld(a + i), y = ld(b + i);
+        f_mul(x, x, y);
         st(a + i, x);
-        return;
     }
-    dfr y = quotient(a, b, c, zinv, zmul, j);
-    st(a + j, x);
-    st(a + i, y);
 }
 
 static dfr to_d(const fr &x) {
@@ -299,15 +262,12 @@ static cuda_status get_tables(cuda_ctx *c, unsigned log_n, ntt_tables **out, cud
 }
 
 // The tables for a domain of 2^log_n, refusing sizes outside [2^1, 2^max]
-// with a message naming `what`; every entry point starts here, so this also
-// brings the field switches (gpu_ptx_mul2) into this unit's kernels (the
-// block passes pick a kernel by the switch instead).
+// with a message naming `what`.
 static cuda_status tables_for(cuda_ctx *c, unsigned log_n, const char *what, ntt_tables **out,
                               cuda_error *err) {
     if (log_n < 1 || log_n > CUDA_NTT_MAX_LOG_N)
         return cz_fail(err, CUDA_ERR_ARG, "%s 2^%u outside [2^1, 2^%d]", what, log_n,
                        CUDA_NTT_MAX_LOG_N);
-    CZ_TRY(cz_field_switches(c->stream, false));
     return get_tables(c, log_n, out, err);
 }
 
@@ -338,40 +298,12 @@ static void launch_pass(cuda_ctx *c, dfr *a, unsigned log_n, unsigned log_st, co
 
 static void pass(cuda_ctx *c, bool dit, int s, dfr *a, unsigned log_n, unsigned log_st,
                  const dfr *hi, const dfr *lo, const small_roots &sr, const scale_op &sc) {
-    switch (s * 2 + (dit ? 1 : 0)) {
-    case 2:
-        launch_pass<1, false>(c, a, log_n, log_st, hi, lo, sr, sc);
-        break;
-    case 3:
-        launch_pass<1, true>(c, a, log_n, log_st, hi, lo, sr, sc);
-        break;
-    case 4:
-        launch_pass<2, false>(c, a, log_n, log_st, hi, lo, sr, sc);
-        break;
-    case 5:
-        launch_pass<2, true>(c, a, log_n, log_st, hi, lo, sr, sc);
-        break;
-    case 6:
-        launch_pass<3, false>(c, a, log_n, log_st, hi, lo, sr, sc);
-        break;
-    case 7:
-        launch_pass<3, true>(c, a, log_n, log_st, hi, lo, sr, sc);
-        break;
-    case 8:
-        launch_pass<4, false>(c, a, log_n, log_st, hi, lo, sr, sc);
-        break;
-    default:
-        launch_pass<4, true>(c, a, log_n, log_st, hi, lo, sr, sc);
-        break;
-    }
-}
-
-// Stages per pass: 3 by default (S = 4 keeps 16 elements in registers and
-// spills); the gpu_ntt_radix switch (CUZK_NTT_RADIX = 1..4) overrides, for
-// benchmarks.  Read per transform, so `cuzk bench ab` can flip it.
-static int ntt_max_stages(void) {
-    long x = switch_get(SW_GPU_NTT_RADIX);
-    return x >= 1 && x <= NTT_MAX_S ? (int)x : 3;
+    if (s == 1)
+        dit ? launch_pass<1, true>(c, a, log_n, log_st, hi, lo, sr, sc)
+            : launch_pass<1, false>(c, a, log_n, log_st, hi, lo, sr, sc);
+    else
+        dit ? launch_pass<2, true>(c, a, log_n, log_st, hi, lo, sr, sc)
+            : launch_pass<2, false>(c, a, log_n, log_st, hi, lo, sr, sc);
 }
 
 // The block-pass plan: ceil(log_n / 9) passes of near-equal stage counts.
@@ -397,57 +329,16 @@ static cuda_status block_transform(cuda_ctx *c, dfr *a, unsigned log_n, bool dit
 // on the first pass's loads, `post` before the last pass's stores.
 static cuda_status transform(cuda_ctx *c, dfr *a, unsigned log_n, bool dit, bool inverse,
                              const ntt_tables *t, scale_op pre, scale_op post, cuda_error *err) {
-    const dfr *hi = t->d + (inverse ? T_WI_HI : T_W_HI) * TSIZE;
-    const dfr *lo = t->d + (inverse ? T_WI_LO : T_W_LO) * TSIZE;
-    if (log_n >= 3 && switch_get(SW_GPU_NTT_BLOCK))
+    if (log_n >= 3)
         return block_transform(c, a, log_n, dit, inverse, t, pre, post, err);
-    small_roots sr = make_small_roots(inverse);
-    pre.pre = 1;
-    post.pre = 0;
-    // plan the passes: sizes of S from the DIF end (largest stages first)
-    int sizes[32], np = 0, max_s = ntt_max_stages();
-    for (unsigned left = log_n; left;) {
-        int s = left < (unsigned)max_s ? (int)left : max_s;
-        sizes[np++] = s;
-        left -= (unsigned)s;
-    }
-    scale_op none;
-    memset(&none, 0, sizeof none);
-    if (!dit) {
-        unsigned top = log_n; // log of 2 * (largest half-size) of the next pass
-        for (int i = 0; i < np; i++) {
-            unsigned log_st = top - (unsigned)sizes[i];
-            scale_op sc = none;
-            if (i == 0 && pre.mode)
-                sc = pre;
-            if (i == np - 1 && post.mode) {
-                if (sc.mode) { // both on a one-pass transform: pre as its own pass
-                    pass(c, false, sizes[i], a, log_n, log_st, hi, lo, sr, sc);
-                    CZ_LAUNCHED("k_ntt_pass");
-                    return cz_fail(err, CUDA_ERR_ARG, "internal: pre and post scale in one pass");
-                }
-                sc = post;
-            }
-            pass(c, false, sizes[i], a, log_n, log_st, hi, lo, sr, sc);
-            CZ_LAUNCHED("k_ntt_pass");
-            top = log_st;
-        }
-    } else {
-        unsigned log_st = 0;
-        for (int i = np - 1; i >= 0; i--) {
-            scale_op sc = none;
-            if (i == np - 1 && pre.mode)
-                sc = pre;
-            if (i == 0 && post.mode) {
-                if (sc.mode)
-                    return cz_fail(err, CUDA_ERR_ARG, "internal: pre and post scale in one pass");
-                sc = post;
-            }
-            pass(c, true, sizes[i], a, log_n, log_st, hi, lo, sr, sc);
-            CZ_LAUNCHED("k_ntt_pass");
-            log_st += (unsigned)sizes[i];
-        }
-    }
+    // 2 or 4 elements: one pass of log_n stages, so at most one scale
+    if (pre.mode && post.mode)
+        return cz_fail(err, CUDA_ERR_ARG, "internal: pre and post scale in one pass");
+    scale_op sc = pre.mode ? pre : post;
+    sc.pre = pre.mode ? 1 : 0;
+    pass(c, dit, (int)log_n, a, log_n, 0, t->d + (inverse ? T_WI_HI : T_W_HI) * TSIZE,
+         t->d + (inverse ? T_WI_LO : T_W_LO) * TSIZE, make_small_roots(inverse), sc);
+    CZ_LAUNCHED("k_ntt_pass");
     return CUDA_OK;
 }
 
@@ -515,15 +406,14 @@ cuda_status cz_ntt_dev(cuda_ctx *c, dfr *a, unsigned log_n, cuda_ntt_kind kind, 
 // kf_set >= 0, also times g^j (set 0) or g^-j (set 1): the stage tables
 // (ntt_kf_roots) hold the shift.  sub: subtracted in the last pass (at the
 // same positions), or nullptr.  Only where the first pass takes its twiddles
-// from the two-level table (above 2^NTT_FULL_LOG, or gpu_ntt_tw_full off) or
-// has column 0 alone (one pass), and with a shift the plan with stage-table
-// kernels; false: not done, the caller scales in the last pass instead.
+// from the two-level table (above 2^NTT_FULL_LOG) or has column 0 alone (one
+// pass); false: not done, the caller scales in the last pass instead.
 static bool idif_folded(cuda_ctx *c, dfr *v, unsigned log_n, const ntt_tables *t, int hi_id,
                         const fr &k, int kf_set, const dfr *sub) {
-    if (log_n < 3 || !switch_get(SW_GPU_NTT_BLOCK) || (kf_set >= 0 && !cz_ntt_block_kf_plan()))
+    if (log_n < 3)
         return false;
     unsigned np = (log_n + NTT_BLOCK_MAX_K - 1) / NTT_BLOCK_MAX_K;
-    if (np > 1 && switch_get(SW_GPU_NTT_TW_FULL) && log_n <= t->full_log)
+    if (np > 1 && log_n <= t->full_log)
         return false;
     scale_op none;
     memset(&none, 0, sizeof none);
@@ -560,17 +450,15 @@ cuda_status cz_h_prep(cuda_ctx *c, dfr *v, size_t rows, unsigned log_n, bool coe
     if (coeffs_only) { // C's coefficients times 1/Z, bit-reversed: finish subtracts them
         fr k;
         fr_mul(&k, &t->n_inv, &t->zinv);
-        if (switch_get(SW_GPU_H_FOLD) >= 1 &&
-            idif_folded(c, v, log_n, t, T_WIK_HI, k, -1, nullptr)) {
+        if (idif_folded(c, v, log_n, t, T_WIK_HI, k, -1, nullptr)) {
             CZ_LAUNCHED("k_ntt_block");
             return CUDA_OK;
         }
         return transform(c, v, log_n, false, true, t, none, scale_const(k), err);
     }
     // iNTT to bit-reversed coefficients, times g^j / n (the coset shift):
-    // folded into the roots (gpu_h_fold = 2) or in the last pass
-    if (switch_get(SW_GPU_H_FOLD) >= 2 &&
-        idif_folded(c, v, log_n, t, T_WIN_HI, t->n_inv, 0, nullptr))
+    // folded into the roots or in the last pass
+    if (idif_folded(c, v, log_n, t, T_WIN_HI, t->n_inv, 0, nullptr))
         CZ_LAUNCHED("k_ntt_block");
     else if ((s = transform(c, v, log_n, false, true, t, none, scale_table(t, T_GN_HI, T_G_LO, 1),
                             err)))
@@ -580,7 +468,7 @@ cuda_status cz_h_prep(cuda_ctx *c, dfr *v, size_t rows, unsigned log_n, bool coe
 }
 
 cuda_status cz_h_finish(cuda_ctx *c, dfr *a, const dfr *b, const dfr *cc, unsigned log_n,
-                        bool c_once, cuda_error *err) {
+                        cuda_error *err) {
     ntt_tables *t;
     cuda_status s = tables_for(c, log_n, "H domain", &t, err);
     if (s)
@@ -588,35 +476,19 @@ cuda_status cz_h_finish(cuda_ctx *c, dfr *a, const dfr *b, const dfr *cc, unsign
     scale_op none;
     memset(&none, 0, sizeof none);
     size_t n = (size_t)1 << log_n;
-    unsigned blocks = (unsigned)((n + 255) / 256);
-    // with c_once, cc holds C's coefficients / Z at bit-reversed positions
-    const dfr *pc = c_once ? nullptr : cc;
-    // gpu_h_fold: 1/Z comes with g^-j / n from one table, not in the pointwise pass
-    const long fold = switch_get(SW_GPU_H_FOLD);
-    const int gin = fold ? T_GINZ_HI : T_GIN_HI;
-    if (switch_get(SW_GPU_H_BREV)) {
-        k_pointwise_brev<<<blocks, 256, 0, c->stream>>>(a, b, pc, to_d(t->zinv), !fold, log_n);
-        CZ_LAUNCHED("k_pointwise_brev");
-        // coset iNTT, bit-reversed in, natural out, times g^-j / n (minus C / Z)
-        scale_op post = scale_table(t, gin, T_GI_LO, 0);
-        if (c_once) {
-            post.sub = cc;
-            post.sub_brev = 1;
-        }
-        return transform(c, a, log_n, true, true, t, none, post, err);
-    }
-    k_pointwise<<<blocks, 256, 0, c->stream>>>(a, b, pc, to_d(t->zinv), !fold, (uint32_t)n);
+    k_pointwise<<<(unsigned)((n + 255) / 256), 256, 0, c->stream>>>(a, b, (uint32_t)n);
     CZ_LAUNCHED("k_pointwise");
-    // gpu_h_fold = 2: g^-j in the stage roots, 1/(nZ) in the column twiddles
+    // coset iNTT times 1/Z, then minus C / Z (cc: at bit-reversed positions):
+    // g^-j in the stage roots, 1/(nZ) in the column twiddles, or g^-j / (nZ)
+    // from one table in the last pass
     fr k;
     fr_mul(&k, &t->n_inv, &t->zinv);
-    if (fold >= 2 && idif_folded(c, a, log_n, t, T_WIK_HI, k, 1, c_once ? cc : nullptr)) {
+    if (idif_folded(c, a, log_n, t, T_WIK_HI, k, 1, cc)) {
         CZ_LAUNCHED("k_ntt_block");
         return bitrev(c, a, log_n, err);
     }
-    scale_op post = scale_table(t, gin, T_GI_LO, 1);
-    if (c_once)
-        post.sub = cc; // both bit-reversed
+    scale_op post = scale_table(t, T_GINZ_HI, T_GI_LO, 1);
+    post.sub = cc; // both bit-reversed
     if ((s = transform(c, a, log_n, false, true, t, none, post, err)))
         return s;
     return bitrev(c, a, log_n, err);
@@ -626,10 +498,9 @@ cuda_status cz_h_poly_dev(cuda_ctx *c, dfr *a, dfr *b, dfr *cc, size_t rows, uns
                           cuda_error *err) {
     dfr *v[3] = {a, b, cc};
     cuda_status s = CUDA_OK;
-    bool c_once = switch_get(SW_H_C_ONCE) != 0;
     for (int i = 0; i < 3 && !s; i++)
-        s = cz_h_prep(c, v[i], rows, log_n, i == 2 && c_once, err);
-    return s ? s : cz_h_finish(c, a, b, cc, log_n, c_once, err);
+        s = cz_h_prep(c, v[i], rows, log_n, i == 2, err);
+    return s ? s : cz_h_finish(c, a, b, cc, log_n, err);
 }
 
 extern "C" cuda_status cuda_ntt(cuda_ctx *c, fr *a, unsigned log_n, cuda_ntt_kind kind,

@@ -213,7 +213,6 @@ groth16_status gpu_part(gpu_sums *o, const r1cs_partition *p, const groth16_para
     dfr *h = nullptr;
     if (k > 0) {
         h = (dfr *)c->nbuf[0].p;
-        bool c_once = switch_get(SW_H_C_ONCE) != 0;
         for (int i = 0; i < 3 && !cs; i++) {
             if (overlap &&
                 (cs = cz_upload_async(c, dst[i], src[i], len[i], in_place, c->up[i], &e)))
@@ -221,10 +220,10 @@ groth16_status gpu_part(gpu_sums *o, const r1cs_partition *p, const groth16_para
             cudaStreamWaitEvent(c->stream, c->up[i], 0);
             if (i == 0)
                 cudaEventRecord(c->ev[0], c->stream);
-            cs = cz_h_prep(c, (dfr *)dst[i], p->num_constraints, (unsigned)k, i == 2 && c_once, &e);
+            cs = cz_h_prep(c, (dfr *)dst[i], p->num_constraints, (unsigned)k, i == 2, &e);
         }
-        if (cs || (cs = cz_h_finish(c, h, (const dfr *)dst[1], (const dfr *)dst[2], (unsigned)k,
-                                    c_once, &e)))
+        if (cs ||
+            (cs = cz_h_finish(c, h, (const dfr *)dst[1], (const dfr *)dst[2], (unsigned)k, &e)))
             return fail_cuda(err, e);
         cudaEventRecord(c->ev[1], c->stream);
     }

@@ -9,10 +9,10 @@
 
 #include "cuda/field.cuh"
 
-// Each operation has an inline body and a call (CZ_HDN) wrapping it; the
-// kernels pick one through xk_* at the end of this file (inline, but calls for
-// G2 over the portable Fp).
-#define CZ_HDN __host__ __device__ __noinline__
+// Every operation is inlined into the kernels, so the operands stay in
+// registers (or spill) and no call carries the PTX arithmetic (as calls,
+// sm_90 code once read and wrote out of bounds of the stack: compute-sanitizer,
+// invalid __local__ access in x_add -> x_dbl).
 
 template <class F> struct affine { F x, y; };
 template <class F> struct xyzz { F x, y, zz, zzz; };
@@ -21,8 +21,6 @@ typedef affine<dfp> g1a;
 typedef affine<dfp2> g2a;
 typedef xyzz<dfp> g1x;
 typedef xyzz<dfp2> g2x;
-typedef affine<dfp2x> g2ax; // the same points over the PTX Fp (gpu_g2_ptx)
-typedef xyzz<dfp2x> g2xx;
 
 template <class F> CZ_HD bool aff_is_inf(const affine<F> &p) {
     return f_is_zero(p.x) && f_is_zero(p.y);
@@ -38,7 +36,7 @@ template <class F> CZ_HD void x_set_inf(xyzz<F> &r) {
 template <class F> CZ_HD bool x_is_inf(const xyzz<F> &p) { return f_is_zero(p.zz); }
 
 // r = 2 p (dbl-2008-s-1).
-template <class F> CZ_HD void x_dbl_body(xyzz<F> &r, const xyzz<F> &p) {
+template <class F> CZ_HD void x_dbl(xyzz<F> &r, const xyzz<F> &p) {
     if (x_is_inf(p)) {
         r = p;
         return;
@@ -63,7 +61,7 @@ template <class F> CZ_HD void x_dbl_body(xyzz<F> &r, const xyzz<F> &p) {
 }
 
 // r = 2 q for affine q (mdbl-2008-s-1); q not infinity.
-template <class F> CZ_HD void x_dbl_aff_body(xyzz<F> &r, const affine<F> &q) {
+template <class F> CZ_HD void x_dbl_aff(xyzz<F> &r, const affine<F> &q) {
     F u, v, w, s, m, t;
     f_dbl(u, q.y);
     f_sqr(v, u);
@@ -83,15 +81,8 @@ template <class F> CZ_HD void x_dbl_aff_body(xyzz<F> &r, const affine<F> &q) {
     f_sub(r.y, s, w);
 }
 
-// The doublings as calls for the kernels; inside the additions the bodies
-// are inlined (a call nested in a call read out of bounds of the stack on
-// sm_90: compute-sanitizer, invalid __local__ read in x_add -> x_dbl).
-template <class F> CZ_HDN void x_dbl(xyzz<F> &r, const xyzz<F> &p) { x_dbl_body(r, p); }
-
 // p += q for affine q (madd-2008-s); q may be infinity (0, 0); complete.
-// The body is inlined where its operands must stay in registers (the G1
-// bucket loop); elsewhere x_add_aff is a call.
-template <class F> CZ_HD void x_add_aff_body(xyzz<F> &p, const affine<F> &q) {
+template <class F> CZ_HD void x_add_aff(xyzz<F> &p, const affine<F> &q) {
     if (aff_is_inf(q))
         return;
     if (x_is_inf(p)) {
@@ -108,7 +99,7 @@ template <class F> CZ_HD void x_add_aff_body(xyzz<F> &p, const affine<F> &q) {
     f_sub(r, s2, p.y);  // R
     if (f_is_zero(pp)) {
         if (f_is_zero(r))
-            x_dbl_aff_body(p, q);
+            x_dbl_aff(p, q);
         else
             x_set_inf(p);
         return;
@@ -127,8 +118,6 @@ template <class F> CZ_HD void x_add_aff_body(xyzz<F> &p, const affine<F> &q) {
     f_mul(t, p.y, ppp);
     f_sub(p.y, qq, t);
 }
-
-template <class F> CZ_HDN void x_add_aff(xyzz<F> &p, const affine<F> &q) { x_add_aff_body(p, q); }
 
 // The end of add-2008-s, shared by the additions below: given P = U2 - U1
 // (not zero), R = S2 - S1, and ZZ1, ZZZ1 already times ZZ2, ZZZ2.  u1 is
@@ -151,7 +140,7 @@ template <class F> CZ_HD void x_add_tail(xyzz<F> &p, F &u1, const F &s1, const F
 }
 
 // p += q (add-2008-s); complete.
-template <class F> CZ_HD void x_add_body(xyzz<F> &p, const xyzz<F> &q) {
+template <class F> CZ_HD void x_add(xyzz<F> &p, const xyzz<F> &q) {
     if (x_is_inf(q))
         return;
     if (x_is_inf(p)) {
@@ -168,7 +157,7 @@ template <class F> CZ_HD void x_add_body(xyzz<F> &p, const xyzz<F> &q) {
     if (f_is_zero(u2)) {
         if (f_is_zero(s2)) {
             xyzz<F> t2 = p;
-            x_dbl_body(p, t2);
+            x_dbl(p, t2);
         } else
             x_set_inf(p);
         return;
@@ -177,8 +166,6 @@ template <class F> CZ_HD void x_add_body(xyzz<F> &p, const xyzz<F> &q) {
     f_mul(p.zzz, p.zzz, q.zzz);
     x_add_tail(p, u1, s1, u2, s2);
 }
-
-template <class F> CZ_HDN void x_add(xyzz<F> &p, const xyzz<F> &q) { x_add_body(p, q); }
 
 // Word by word through volatile: a load the compiler may not merge with an
 // earlier one, so the value need not stay live until it is needed again.
@@ -203,12 +190,12 @@ template <class F> CZ_HD F x_ld(const F *p) {
     return r;
 }
 
-// p += *qp, the same formula and the same result as x_add_body, for q in
+// p += *qp, the same formula and the same result as x_add, for q in
 // memory: each coordinate of q is loaded where the formula first needs it,
 // ZZ1 ZZ2 and ZZZ1 ZZZ2 are formed early and the rare doubling reloads q, so
 // about seven coordinates are live instead of eleven (G2's reduction kernels
 // spilled 1.1 KB a thread with q in registers, 52 bytes this way).
-template <class F> CZ_HD void x_add_mem_body(xyzz<F> &p, const xyzz<F> *qp) {
+template <class F> CZ_HD void x_add_mem(xyzz<F> &p, const xyzz<F> *qp) {
     F zz2 = x_ld(&qp->zz);
     if (f_is_zero(zz2))
         return;
@@ -234,7 +221,7 @@ template <class F> CZ_HD void x_add_mem_body(xyzz<F> &p, const xyzz<F> *qp) {
     if (f_is_zero(u2)) {
         if (f_is_zero(s2)) {
             xyzz<F> q = x_reload(qp);
-            x_dbl_body(p, q);
+            x_dbl(p, q);
         } else {
             x_set_inf(p);
         }
@@ -243,13 +230,11 @@ template <class F> CZ_HD void x_add_mem_body(xyzz<F> &p, const xyzz<F> *qp) {
     x_add_tail(p, u1, s1, u2, s2);
 }
 
-template <class F> CZ_HDN void x_add_mem(xyzz<F> &p, const xyzz<F> *qp) { x_add_mem_body(p, qp); }
-
-// p += (neg ? -q : q) for affine q in memory (madd-2008-s, as x_add_aff_body
+// p += (neg ? -q : q) for affine q in memory (madd-2008-s, as x_add_aff
 // computes it): x is loaded first, y only where the formula needs it, and the
 // rare doubling reloads q.  G2's bucket loop with q in registers spilled 248
 // bytes a thread, this way about 100 (ptxas, sm_90).
-template <class F> CZ_HD void x_add_aff_mem_body(xyzz<F> &p, const affine<F> *qp, bool neg) {
+template <class F> CZ_HD void x_add_aff_mem(xyzz<F> &p, const affine<F> *qp, bool neg) {
     F t = x_ld(&qp->x);
     if (f_is_zero(t) && f_is_zero(x_ld(&qp->y)))
         return; // infinity (0, 0)
@@ -275,7 +260,7 @@ template <class F> CZ_HD void x_add_aff_mem_body(xyzz<F> &p, const affine<F> *qp
             affine<F> q = x_reload(qp);
             if (neg)
                 f_neg(q.y, q.y);
-            x_dbl_aff_body(p, q);
+            x_dbl_aff(p, q);
         } else {
             x_set_inf(p);
         }
@@ -283,49 +268,6 @@ template <class F> CZ_HD void x_add_aff_mem_body(xyzz<F> &p, const affine<F> *qp
     }
     F u1 = p.x;
     x_add_tail(p, u1, p.y, u2, s2);
-}
-
-template <class F> CZ_HDN void x_add_aff_mem(xyzz<F> &p, const affine<F> *qp, bool neg) {
-    x_add_aff_mem_body(p, qp, neg);
-}
-
-// The kernels' entry points: G1 and G2 over the PTX Fp (dfp, dfp2x and the
-// MSM's fixed-multiply dfp_m1, dfp_m2 and their Fp2) inlined, so
-// their operands stay in registers (or spill) and no call carries the PTX
-// arithmetic (field.cuh says why); G2 over the portable Fp (dfp2) as calls,
-// the other side of the gpu_g2_ptx switch.
-template <class F> struct x_calls { static constexpr bool value = false; };
-template <> struct x_calls<dfp2> { static constexpr bool value = true; };
-template <class F> CZ_HD constexpr bool x_inline() { return !x_calls<F>::value; }
-template <class F> CZ_HD void xk_add(xyzz<F> &p, const xyzz<F> &q) {
-    if constexpr (x_inline<F>())
-        x_add_body(p, q);
-    else
-        x_add(p, q);
-}
-template <class F> CZ_HD void xk_add_mem(xyzz<F> &p, const xyzz<F> *qp) {
-    if constexpr (x_inline<F>())
-        x_add_mem_body(p, qp);
-    else
-        x_add_mem(p, qp);
-}
-template <class F> CZ_HD void xk_add_aff_mem(xyzz<F> &p, const affine<F> *qp, bool neg) {
-    if constexpr (x_inline<F>())
-        x_add_aff_mem_body(p, qp, neg);
-    else
-        x_add_aff_mem(p, qp, neg);
-}
-template <class F> CZ_HD void xk_add_aff(xyzz<F> &p, const affine<F> &q) {
-    if constexpr (x_inline<F>())
-        x_add_aff_body(p, q);
-    else
-        x_add_aff(p, q);
-}
-template <class F> CZ_HD void xk_dbl(xyzz<F> &r, const xyzz<F> &p) {
-    if constexpr (x_inline<F>())
-        x_dbl_body(r, p);
-    else
-        x_dbl(r, p);
 }
 
 #endif

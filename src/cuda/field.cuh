@@ -5,9 +5,9 @@
 //
 // Functions are __host__ __device__ so the same code can be checked on the
 // CPU.  On the device, add, sub and the multiply use PTX carry chains
-// (field_ptx.cuh; -DCUZK_NO_PTX_FIELD at build time turns them off) unless
-// the parameter struct says ptx = false; the host runs the portable C: CIOS
-// over 32-bit limbs with 64-bit partial products.
+// (field_ptx.cuh; -DCUZK_NO_PTX_FIELD at build time turns them off); the
+// host runs the portable C: CIOS over 32-bit limbs with 64-bit partial
+// products (the CPU model tests check the PTX chains against it).
 #ifndef CUZK_CUDA_FIELD_CUH
 #define CUZK_CUDA_FIELD_CUH
 
@@ -49,9 +49,6 @@
 // Limb i of the modulus; with unrolled loops these fold to immediates.
 struct fp_params {
     static constexpr int N = 12;
-    static constexpr bool ptx = true; // PTX carry chains on the device (field_ptx.cuh)
-    // the PTX multiply: 0 by gpu_ptx_mul2 per call, 1 ptx_mul, 2 ptx_mul2
-    static constexpr int mul = 0;
     static constexpr uint32_t n0 = 0xfffcfffdu; // -p^-1 mod 2^32
     static CZ_HD constexpr uint32_t p(int i) {
         constexpr uint32_t m[12] = CZ_FP_P;
@@ -64,8 +61,6 @@ struct fp_params {
 };
 struct fr_params {
     static constexpr int N = 8;
-    static constexpr bool ptx = true;
-    static constexpr int mul = 0;
     static constexpr uint32_t n0 = 0xffffffffu;
     static CZ_HD constexpr uint32_t p(int i) {
         constexpr uint32_t m[8] = CZ_FR_P;
@@ -81,6 +76,16 @@ template <class P> struct field {
     static constexpr int N = P::N;
     uint32_t v[N];
 };
+
+// The moduli here are those the generated PTX chains were made for.
+template <class P> constexpr bool cz_params_match(const uint32_t *gp, uint32_t gn0) {
+    for (int i = 0; i < P::N; i++)
+        if (P::p(i) != gp[i])
+            return false;
+    return P::n0 == gn0;
+}
+static_assert(cz_params_match<fp_params>(cz_gen_fp_p, cz_gen_fp_n0), "Fp: field_ptx_gen.cuh");
+static_assert(cz_params_match<fr_params>(cz_gen_fr_p, cz_gen_fr_n0), "Fr: field_ptx_gen.cuh");
 
 // Shoup's quotient for a fixed Fr multiplier w < p (ptx_mul_shoup): q =
 // floor(w 2^288 / p), 9 limbs, by restoring division one bit at a time (host
@@ -118,22 +123,6 @@ static inline void shoup_quotient(uint32_t q[9], const uint32_t w[8]) {
 }
 typedef field<fp_params> dfp;
 typedef field<fr_params> dfr;
-
-// Fp with the portable C on the device too, for G2 (Fp2): its point
-// operations are calls (curve.cuh), and with the PTX arithmetic inside those
-// calls sm_90 code wrote through a bad local address (compute-sanitizer:
-// invalid __local__ write in x_add); the portable C there passes every check.
-struct fp_params_c : fp_params {
-    static constexpr bool ptx = false;
-};
-typedef field<fp_params_c> dfpc;
-
-// Fp with the PTX multiply fixed at compile time (1: ptx_mul, 2: ptx_mul2):
-// the MSM instantiates its kernels over both and picks by gpu_ptx_mul2, so a
-// kernel holds one multiply, not both at every site.  Same bytes as dfp.
-template <int M> struct fp_params_m : fp_params { static constexpr int mul = M; };
-typedef field<fp_params_m<1>> dfp_m1;
-typedef field<fp_params_m<2>> dfp_m2;
 
 template <class P> CZ_HD void f_zero(field<P> &r) {
     CZ_UNROLL
@@ -251,61 +240,36 @@ template <class P> CZ_HD void f_mul_c(field<P> &r, const field<P> &a, const fiel
     f_reduce_once<P>(r, t, t[N]);
 }
 
-// The dispatch: PTX carry chains on the device, the portable C elsewhere.
-template <class P> CZ_HD void f_add(field<P> &r, const field<P> &a, const field<P> &b) {
-#if CZ_PTX
-    if constexpr (P::ptx)
-        ptx_add<P>(r.v, a.v, b.v);
-    else
+// The dispatch: PTX carry chains on the device (and in the CPU model tests,
+// through the instruction model), the portable C elsewhere.
+#if CZ_PTX || defined(CZ_PTX_EMULATE)
+#define CZ_FIELD_CHAINS 1
+#else
+#define CZ_FIELD_CHAINS 0
 #endif
-        f_add_c(r, a, b);
+template <class P> CZ_HD void f_add(field<P> &r, const field<P> &a, const field<P> &b) {
+#if CZ_FIELD_CHAINS
+    ptx_add<P>(r.v, a.v, b.v);
+#else
+    f_add_c(r, a, b);
+#endif
 }
 template <class P> CZ_HD void f_sub(field<P> &r, const field<P> &a, const field<P> &b) {
-#if CZ_PTX
-    if constexpr (P::ptx)
-        ptx_sub<P>(r.v, a.v, b.v);
-    else
-#endif
-        f_sub_c(r, a, b);
-}
-// Field switches on the device, one copy per translation unit (a static
-// __constant__): cz_field_switches (cuda_internal.cuh) sets a unit's copies
-// from gpu_ptx_sqr and gpu_ptx_mul2 before its kernels run; a unit that never
-// calls it keeps 0 (a multiply for squares; ptx_mul).
-static __constant__ int cz_ptx_sqr_on;
-static __constant__ int cz_ptx_mul2_on;
-
-// The multiply M: 1 ptx_mul, 2 ptx_mul2, 0 the field's own (P::mul), where
-// 0 again reads the gpu_ptx_mul2 switch per call.  Kernels instantiated once
-// per variant fix M (dfp_m1, f_mul_v<2>, ...) and read the switch per launch:
-// a per-call branch holds both variants at every site and costs 3-10 %
-// (PERFORMANCE.md).  CUZK_PTX_MUL_FIXED (build time, for measuring that
-// cost): 1 or 2 compiles in that multiply alone where M = 0, and
-// gpu_ptx_mul2 is ignored there.
-template <int M, class P> CZ_HD void f_mul_v(field<P> &r, const field<P> &a, const field<P> &b) {
-#if CZ_PTX
-    constexpr int m = M ? M : P::mul;
-    if constexpr (P::ptx && m == 2) {
-        ptx_mul2<P>(r.v, a.v, b.v);
-    } else if constexpr (P::ptx && m == 1) {
-        ptx_mul<P>(r.v, a.v, b.v);
-    } else if constexpr (P::ptx) {
-#if defined(CUZK_PTX_MUL_FIXED)
-        if constexpr (CUZK_PTX_MUL_FIXED == 2)
+#if CZ_FIELD_CHAINS
+    ptx_sub<P>(r.v, a.v, b.v);
 #else
-        if (cz_ptx_mul2_on)
+    f_sub_c(r, a, b);
 #endif
-            ptx_mul2<P>(r.v, a.v, b.v);
-        else
-            ptx_mul<P>(r.v, a.v, b.v);
-    } else
-#endif
-        f_mul_c(r, a, b);
 }
-
-// The field's own multiply: P::mul (0 for fp_params and fr_params).
+// Montgomery multiply: ptx_mul2 (two accumulators, PERFORMANCE.md: faster
+// than one accumulator, a dedicated square and a Karatsuba product, all
+// measured and removed) on the device, the portable C elsewhere.
 template <class P> CZ_HD void f_mul(field<P> &r, const field<P> &a, const field<P> &b) {
-    f_mul_v<0>(r, a, b);
+#if CZ_FIELD_CHAINS
+    ptx_mul2<P>(r.v, a.v, b.v);
+#else
+    f_mul_c(r, a, b);
+#endif
 }
 
 template <class P> CZ_HD void f_neg(field<P> &r, const field<P> &a) {
@@ -316,17 +280,7 @@ template <class P> CZ_HD void f_neg(field<P> &r, const field<P> &a) {
 
 template <class P> CZ_HD void f_dbl(field<P> &r, const field<P> &a) { f_add(r, a, a); }
 
-template <class P> CZ_HD void f_sqr(field<P> &r, const field<P> &a) {
-#if CZ_PTX
-    if constexpr (P::ptx) {
-        if (cz_ptx_sqr_on) {
-            ptx_sqr<P>(r.v, a.v);
-            return;
-        }
-    }
-#endif
-    f_mul(r, a, a);
-}
+template <class P> CZ_HD void f_sqr(field<P> &r, const field<P> &a) { f_mul(r, a, a); }
 
 // Montgomery -> canonical limbs (multiply by plain 1).
 template <class P> CZ_HD void f_from_mont(field<P> &r, const field<P> &a) {
@@ -347,17 +301,10 @@ template <class P> CZ_HD bool f_is_canonical(const field<P> &a) {
     return borrow != 0;
 }
 
-// Fp2 multiplies are inlined into the point operations: as calls nested in
-// the (non-inlined) portable G2 operations, sm_90 code read the stack out of
-// bounds (compute-sanitizer: invalid __local__ read in x_add -> f_sqr(dfp2)).
-#define CZ_HDN2 CZ_HD
-
-// Fp2 = Fp[u]/(u^2 + 1), the CPU's fp2 layout (c0 then c1), over either Fp
-// flavour: dfp2 (portable, for the G2 operations as calls) or dfp2x (PTX, for
-// G2 operations inlined into the kernels; switch gpu_g2_ptx).  Same bytes.
+// Fp2 = Fp[u]/(u^2 + 1), the CPU's fp2 layout (c0 then c1).  The point
+// operations over it are inlined into the kernels (curve.cuh).
 template <class B> struct fp2_t { B c0, c1; };
-typedef fp2_t<dfpc> dfp2;
-typedef fp2_t<dfp> dfp2x;
+typedef fp2_t<dfp> dfp2;
 
 template <class B> CZ_HD void f_zero(fp2_t<B> &r) {
     f_zero(r.c0);
@@ -385,7 +332,7 @@ template <class B> CZ_HD void f_neg(fp2_t<B> &r, const fp2_t<B> &a) {
 template <class B> CZ_HD void f_dbl(fp2_t<B> &r, const fp2_t<B> &a) { f_add(r, a, a); }
 // Karatsuba: 3 Fp multiplies.  (A lazily reduced form, three double-width
 // products and two reductions, was 55 % slower in the G2 kernels: 6cbf986.)
-template <class B> CZ_HDN2 void f_mul(fp2_t<B> &r, const fp2_t<B> &a, const fp2_t<B> &b) {
+template <class B> CZ_HD void f_mul(fp2_t<B> &r, const fp2_t<B> &a, const fp2_t<B> &b) {
     B t0, t1, s0, s1;
     f_mul(t0, a.c0, b.c0);
     f_mul(t1, a.c1, b.c1);
@@ -397,7 +344,7 @@ template <class B> CZ_HDN2 void f_mul(fp2_t<B> &r, const fp2_t<B> &a, const fp2_
     f_sub(r.c1, s0, t1);
 }
 // (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u
-template <class B> CZ_HDN2 void f_sqr(fp2_t<B> &r, const fp2_t<B> &a) {
+template <class B> CZ_HD void f_sqr(fp2_t<B> &r, const fp2_t<B> &a) {
     B s, d, m;
     f_add(s, a.c0, a.c1);
     f_sub(d, a.c0, a.c1);

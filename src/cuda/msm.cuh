@@ -4,8 +4,8 @@
 // by bucket (cz_msm_prepare).  cz_msm_sum<F> does the rest for one field
 // type: the buckets accumulated (msm_accumulate.cuh), reduced
 // (msm_reduce.cuh) and combined on the CPU (msm_sum.cuh).  Each field type's
-// instantiation has a file of its own (cuda_msm_g1.cu, cuda_msm_g2.cu,
-// cuda_msm_g2_alt.cu) so that the heavy kernels compile in parallel.
+// instantiation has a file of its own (cuda_msm_g1.cu, cuda_msm_g2.cu) so
+// that the heavy kernels compile in parallel.
 #ifndef CUZK_CUDA_MSM_CUH
 #define CUZK_CUDA_MSM_CUH
 
@@ -16,11 +16,6 @@ extern "C" {
 }
 
 #define KEY_NONE 0xffffffffu // an empty slot in a partial list
-
-// G2's coordinate field over the PTX Fp with the multiply fixed (gpu_g2_ptx;
-// gpu_ptx_mul2 picks which).
-typedef fp2_t<dfp_m1> g2f_m1;
-typedef fp2_t<dfp_m2> g2f_m2;
 
 // 16-byte vector copies for the 32/96/192/384-byte records: loads by x_ld
 // (curve.cuh), stores here.
@@ -63,14 +58,8 @@ template <class F>
 cuda_status cz_msm_sum(cuda_ctx *c, const msm_prep &p, xyzz<F> *out, cuda_msm_stats *stats,
                        cuda_error *err);
 
-extern template cuda_status cz_msm_sum<dfp_m1>(cuda_ctx *, const msm_prep &, xyzz<dfp_m1> *,
-                                               cuda_msm_stats *, cuda_error *);
-extern template cuda_status cz_msm_sum<dfp_m2>(cuda_ctx *, const msm_prep &, xyzz<dfp_m2> *,
-                                               cuda_msm_stats *, cuda_error *);
-extern template cuda_status cz_msm_sum<g2f_m1>(cuda_ctx *, const msm_prep &, xyzz<g2f_m1> *,
-                                               cuda_msm_stats *, cuda_error *);
-extern template cuda_status cz_msm_sum<g2f_m2>(cuda_ctx *, const msm_prep &, xyzz<g2f_m2> *,
-                                               cuda_msm_stats *, cuda_error *);
+extern template cuda_status cz_msm_sum<dfp>(cuda_ctx *, const msm_prep &, xyzz<dfp> *,
+                                            cuda_msm_stats *, cuda_error *);
 extern template cuda_status cz_msm_sum<dfp2>(cuda_ctx *, const msm_prep &, xyzz<dfp2> *,
                                              cuda_msm_stats *, cuda_error *);
 

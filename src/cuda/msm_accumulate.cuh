@@ -9,23 +9,29 @@
 
 #include "cuda/msm.cuh"
 
-// Entry v: base v & 0x7fffffff, negated if bit 31 is set.  QM
-// (gpu_msm_acc_mem): the coordinates read where the addition needs them.
-template <class F, bool QM>
+// G2 (Fp2 coordinates) reads each base coordinate where the mixed addition
+// first needs it, with the next entry's base prefetched: fewer live registers
+// and spills (G2 2^24 faster); G1, which does not spill, was faster with the
+// whole base loaded first and no prefetch (PERFORMANCE.md, gpu_msm_acc_mem and
+// gpu_msm_prefetch, measured and retired).
+template <class F> struct acc_plan { static constexpr bool g2 = sizeof(affine<F>) > 100; };
+
+// Entry v: base v & 0x7fffffff, negated if bit 31 is set.
+template <class F>
 static __device__ __forceinline__ void add_entry(xyzz<F> &acc, const affine<F> *bases, uint32_t v) {
-    if constexpr (QM) {
-        xk_add_aff_mem(acc, bases + (v & 0x7fffffffu), (v >> 31) != 0);
+    if constexpr (acc_plan<F>::g2) {
+        x_add_aff_mem(acc, bases + (v & 0x7fffffffu), (v >> 31) != 0);
     } else {
         affine<F> q = x_ld(bases + (v & 0x7fffffffu));
         if (v >> 31)
             f_neg(q.y, q.y);
-        xk_add_aff(acc, q);
+        x_add_aff(acc, q);
     }
 }
 
 // Entry v's base into L1 (both of the 128-byte lines it may span) while the
-// thread adds the one before (gpu_msm_prefetch): the bases are gathered at
-// random, one dependent load per addition otherwise.
+// thread adds the one before (G2): the bases are gathered at random, one
+// dependent load per addition otherwise.
 template <class F>
 static __device__ __forceinline__ void prefetch_base(const affine<F> *bases, uint32_t v) {
     const char *p = (const char *)(bases + (v & 0x7fffffffu));
@@ -36,11 +42,11 @@ static __device__ __forceinline__ void prefetch_base(const affine<F> *bases, uin
 // Level 0: entries are (key, base reference).  keys == NULL: every key is 0
 // (the list of ones).  A run that may continue in a neighbouring segment goes
 // to slot 2t (first run) or 2t + 1 (last run) of the partial list.
-template <class F, bool QM>
+template <class F>
 __global__ void __launch_bounds__(128)
     k_acc0(const uint32_t *keys, const uint32_t *vals, size_t m, uint32_t none, uint32_t seg,
            const affine<F> *bases, xyzz<F> *buckets, uint32_t *pkeys, xyzz<F> *parts,
-           size_t threads, int prefetch) {
+           size_t threads) {
     size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
     if (t >= threads)
         return;
@@ -70,9 +76,9 @@ __global__ void __launch_bounds__(128)
                 return;
         }
         uint32_t v = vals[i];
-        if (prefetch && i + 1 < e)
+        if (acc_plan<F>::g2 && i + 1 < e)
             prefetch_base(bases, vals[i + 1]);
-        add_entry<F, QM>(acc, bases, v);
+        add_entry<F>(acc, bases, v);
     }
     bool end_open = e < m && KEY(e) == cur;
     if ((first && start_open) || end_open) {
@@ -121,7 +127,7 @@ __global__ void __launch_bounds__(128)
             x_set_inf(acc);
         }
         xyzz<F> q = x_ld(pts + i);
-        xk_add(acc, q);
+        x_add(acc, q);
     }
     if (cur == KEY_NONE)
         return;
@@ -159,18 +165,9 @@ static cuda_status accumulate(cuda_ctx *c, const uint32_t *keys, const uint32_t 
         return s;
     uint32_t *pk[2] = {(uint32_t *)c->pkeys[0].p, (uint32_t *)c->pkeys[1].p};
     xyzz<F> *pp[2] = {(xyzz<F> *)c->part[0].p, (xyzz<F> *)c->part[1].p};
-    // both on for G2 only by default (2): there they cut the spills (G2 2^24:
-    // 368 -> 351 ms), while G1, which does not spill, ran 1-3 % slower
-    bool g2 = sizeof(affine<F>) > 100;
-    long am = switch_get(SW_GPU_MSM_ACC_MEM), pv = switch_get(SW_GPU_MSM_PREFETCH);
-    int pf = pv == 1 || (pv == 2 && g2);
     unsigned blocks = (unsigned)((threads + 127) / 128);
-    if (am == 1 || (am == 2 && g2))
-        k_acc0<F, true><<<blocks, 128, 0, c->stream>>>(keys, vals, m, none, (uint32_t)seg, bases,
-                                                       buckets, pk[0], pp[0], threads, pf);
-    else
-        k_acc0<F, false><<<blocks, 128, 0, c->stream>>>(keys, vals, m, none, (uint32_t)seg, bases,
-                                                        buckets, pk[0], pp[0], threads, pf);
+    k_acc0<F><<<blocks, 128, 0, c->stream>>>(keys, vals, m, none, (uint32_t)seg, bases, buckets,
+                                             pk[0], pp[0], threads);
     CZ_LAUNCHED("k_acc0");
     size_t n = 2 * threads;
     int cur = 0;

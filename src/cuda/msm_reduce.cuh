@@ -29,8 +29,8 @@ __global__ void __launch_bounds__(128)
     x_set_inf(tot);
     for (int i = (1 << s_log) - 1; i >= 0; i--) {
         xyzz<F> q = x_ld(b + i);
-        xk_add(run, q);
-        xk_add(tot, run);
+        x_add(run, q);
+        x_add(tot, run);
     }
     stv(R + id, tot);
     stv(T + id, run);
@@ -38,7 +38,7 @@ __global__ void __launch_bounds__(128)
 
 // The levelled reduction (gpu_msm_red_levels): two live points per thread
 // where k_red1 holds three (G2 at 255 registers spilled 5 KB), the second
-// read from memory as the addition needs it (xk_add_mem: ~50 bytes of
+// read from memory as the addition needs it (x_add_mem: ~50 bytes of
 // spills), and no double-and-add.  Per window,
 // with V_i the n = 2^n_log values of a level (level 1: the buckets, weights
 // i + 1; later: the previous level's T, weights i), parts j of 2^s_log:
@@ -63,7 +63,7 @@ __global__ void __launch_bounds__(128)
         xyzz<F> run;
         x_set_inf(run);
         for (int i = (1 << s_log) - 1; i >= 0; i--) {
-            xk_add_mem(run, b + i);
+            x_add_mem(run, b + i);
             stv(b + i, run);
         }
         stv(T + id, run);
@@ -71,7 +71,7 @@ __global__ void __launch_bounds__(128)
     xyzz<F> acc;
     x_set_inf(acc);
     for (int i = from; i < (1 << s_log); i++)
-        xk_add_mem(acc, b + i);
+        x_add_mem(acc, b + i);
     stv(R + id, acc);
 }
 
@@ -100,13 +100,13 @@ template <class F> __global__ void k_red_trees(const xyzz<F> *R, red_trees t, xy
     xyzz<F> acc;
     x_set_inf(acc);
     for (unsigned j = g * blockDim.x + threadIdx.x; j < t.pw[l]; j += t.groups[l] * blockDim.x)
-        xk_add_mem(acc, r + j);
+        x_add_mem(acc, r + j);
     sh[threadIdx.x] = acc;
     __syncthreads();
     for (unsigned h = blockDim.x / 2; h; h >>= 1) {
         if (threadIdx.x < h) {
             xyzz<F> a = sh[threadIdx.x];
-            xk_add_mem(a, sh + threadIdx.x + h);
+            x_add_mem(a, sh + threadIdx.x + h);
             sh[threadIdx.x] = a;
         }
         __syncthreads();
@@ -118,9 +118,9 @@ template <class F> __global__ void k_red_trees(const xyzz<F> *R, red_trees t, xy
 template <class F> static __device__ void x_mul_small(xyzz<F> &r, const xyzz<F> &p, uint32_t k) {
     x_set_inf(r);
     for (int bit = 31 - __clz(k | 1); bit >= 0; bit--) {
-        xk_dbl(r, r);
+        x_dbl(r, r);
         if ((k >> bit) & 1)
-            xk_add(r, p);
+            x_add(r, p);
     }
 }
 
@@ -139,10 +139,10 @@ __global__ void k_red2(const xyzz<F> *R, const xyzz<F> *T, unsigned parts, unsig
     for (unsigned j = g * blockDim.x + threadIdx.x; j < parts; j += groups * blockDim.x) {
         size_t id = (size_t)w * parts + j;
         xyzz<F> r = x_ld(R + id), t = x_ld(T + id);
-        xk_add(acc, r);
+        x_add(acc, r);
         if (j) {
             x_mul_small(q, t, j << s_log);
-            xk_add(acc, q);
+            x_add(acc, q);
         }
     }
     sh[threadIdx.x] = acc;
@@ -150,7 +150,7 @@ __global__ void k_red2(const xyzz<F> *R, const xyzz<F> *T, unsigned parts, unsig
     for (unsigned h = blockDim.x / 2; h; h >>= 1) {
         if (threadIdx.x < h) {
             xyzz<F> a = sh[threadIdx.x];
-            xk_add(a, sh[threadIdx.x + h]);
+            x_add(a, sh[threadIdx.x + h]);
             sh[threadIdx.x] = a;
         }
         __syncthreads();
@@ -227,20 +227,6 @@ static inline void combine(g2x *out, const g2x *w, unsigned windows, const red_p
                            unsigned c) {
     combine_t<g2x, g2_jac>(out, w, windows, p, c, cz_g2x_to_jac, cz_jac_to_g2x, g2_jac_dbl,
                            g2_jac_add_vartime);
-}
-
-// The kernels' Fp with the multiply fixed (dfp_m1, dfp_m2) and G2 over it:
-// the same bytes as g1x and g2x.
-template <int M>
-static inline void combine(xyzz<field<fp_params_m<M>>> *out, const xyzz<field<fp_params_m<M>>> *w,
-                           unsigned windows, const red_plan &p, unsigned c) {
-    combine((g1x *)out, (const g1x *)w, windows, p, c);
-}
-template <int M>
-static inline void combine(xyzz<fp2_t<field<fp_params_m<M>>>> *out,
-                           const xyzz<fp2_t<field<fp_params_m<M>>>> *w, unsigned windows,
-                           const red_plan &p, unsigned c) {
-    combine((g2x *)out, (const g2x *)w, windows, p, c);
 }
 
 // A tree kernel's shape for pw values per window: blocks of p2 threads (a

@@ -1,6 +1,6 @@
 // cz_msm_sum<F> (msm.cuh): a prepared MSM's buckets accumulated, reduced and
 // combined, for one field type.  Included only by that type's file
-// (cuda_msm_g1.cu, cuda_msm_g2.cu, cuda_msm_g2_alt.cu), which instantiates it.
+// (cuda_msm_g1.cu, cuda_msm_g2.cu), which instantiates it.
 #ifndef CUZK_CUDA_MSM_SUM_CUH
 #define CUZK_CUDA_MSM_SUM_CUH
 
@@ -13,8 +13,6 @@
 template <class F>
 cuda_status cz_msm_sum(cuda_ctx *c, const msm_prep &p, xyzz<F> *out, cuda_msm_stats *stats,
                        cuda_error *err) {
-    // this unit's copies of the field switches (field.cuh)
-    CZ_TRY(cz_field_switches(c->stream, true));
     const affine<F> *bases = (const affine<F> *)p.bases;
     unsigned windows = p.windows, cw = p.cw, nb_log = cw - 1;
     size_t nb = (size_t)windows << nb_log;

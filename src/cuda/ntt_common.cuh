@@ -12,7 +12,8 @@
 
 // Two-level tables (hi[e >> 14] lo[e & 0x3fff]): omega_n^e (W), omega_n^-e
 // (WI), g^e (G), g^e / n (GN), g^-e / n (GIN); GINZ is GIN times 1/Z, WIK
-// is WI times 1/(nZ) and WIN WI times 1/n (gpu_h_fold).
+// is WI times 1/(nZ) and WIN WI times 1/n (the H step folds these constants
+// into its transforms: cuda_ntt.cu).
 enum {
     T_W_HI,
     T_W_LO,
@@ -31,7 +32,7 @@ enum {
 
 // Column twiddles of sub-transforms up to 2^NTT_FULL_LOG come from one full
 // table: omega_(2^F)^i, i < 2^F, F = min(log_n, NTT_FULL_LOG), 8 MiB at F = 18,
-// small enough to stay in L2 (gpu_ntt_tw_full).
+// small enough to stay in L2.
 #define NTT_FULL_LOG 18
 
 struct ntt_tables {
@@ -53,7 +54,7 @@ static inline const dfr *ntt_full_roots(const ntt_tables *t, bool inverse) {
            (inverse ? (size_t)1 << t->full_log : 0);
 }
 
-// The inverse DIF's stage tables with a coset shift (gpu_h_fold = 2), after
+// The inverse DIF's stage tables with a coset shift (the H step), after
 // the full tables: set 0 for g^j (A's and B's inverse), set 1 for g^-j (the
 // last transform's); pass i's at i NTT_KF_PASS; its stage of half-size h
 // (over the pass's stride) has omega_2h^-e s^(2^b), e < h, at h - 1 + e,
@@ -65,7 +66,7 @@ static inline const dfr *ntt_kf_roots(const ntt_tables *t, unsigned set, unsigne
            ((size_t)set * NTT_KF_PASSES + pass) * NTT_KF_PASS;
 }
 
-// Shoup's multiply's copies (gpu_ntt_shoup) of the block passes' roots
+// Shoup's multiply's copies of the block passes' roots
 // omega_1024^(+-i), i < 512, then of the stage tables (ntt_kf_roots'
 // layout), after the stage tables: each root plain with its quotient
 // floor(w 2^288 / p), 80 bytes (five 16-byte loads).
@@ -84,13 +85,12 @@ static inline const shoup_root *ntt_shoup_kf(const ntt_tables *t, const dfr *wst
 }
 
 struct scale_op {
-    int mode;     // 0 none, 1 multiply by c, 2 multiply by hi[e >> 14] lo[e & mask]
-    int pre;      // 1: on load (first pass), 0: before store (last pass)
-    int brev;     // e = bitrev(position) instead of position
-    int sub_brev; // sub read at bitrev(position)
-    int c0_only;  // block passes: only in column 0, the others have it in their twiddles
+    int mode;    // 0 none, 1 multiply by c, 2 multiply by hi[e >> 14] lo[e & mask]
+    int pre;     // 1: on load (first pass), 0: before store (last pass)
+    int brev;    // e = bitrev(position) instead of position
+    int c0_only; // block passes: only in column 0, the others have it in their twiddles
     const dfr *hi, *lo;
-    const dfr *sub; // then x -= sub[position] (the H step's C, h_c_once)
+    const dfr *sub; // then x -= sub[position] (the H step's C)
     dfr c;
 };
 
@@ -119,45 +119,37 @@ static __device__ __forceinline__ void st(dfr *p, const dfr &r) {
     q[1] = make_uint4(r.v[4], r.v[5], r.v[6], r.v[7]);
 }
 
-// M: the multiply (f_mul_v); the block passes fix it per kernel.
-template <int M = 0>
 static __device__ __forceinline__ dfr table_pow(const dfr *hi, const dfr *lo, uint32_t e) {
     dfr r;
-    f_mul_v<M>(r, ldg(hi + (e >> TLOG)), ldg(lo + (e & (TSIZE - 1))));
+    f_mul(r, ldg(hi + (e >> TLOG)), ldg(lo + (e & (TSIZE - 1))));
     return r;
 }
 
-template <int M = 0>
 static __device__ __forceinline__ void apply_scale(dfr &x, const scale_op &sc, uint32_t pos,
                                                    unsigned log_n) {
     if (sc.mode == 1) {
-        f_mul_v<M>(x, x, sc.c);
+        f_mul(x, x, sc.c);
     } else if (sc.mode == 2) {
         uint32_t e = sc.brev ? (__brev(pos) >> (32 - log_n)) : pos;
-        dfr f = table_pow<M>(sc.hi, sc.lo, e);
-        f_mul_v<M>(x, x, f);
+        dfr f = table_pow(sc.hi, sc.lo, e);
+        f_mul(x, x, f);
     }
     if (sc.sub) {
-        dfr y = ld(sc.sub + (sc.sub_brev ? (__brev(pos) >> (32 - log_n)) : pos));
+        dfr y = ld(sc.sub + pos);
         f_sub(x, x, y);
     }
 }
 
 // Block passes (cuda_ntt_block.cu): k stages (3 <= k <= NTT_BLOCK_MAX_K) of a
 // DIF or DIT transform of 2^log_n on every sub-transform of stride 2^log_s;
-// `pre` scales on load, `post` before the store (mode 0: none).  The
-// switches gpu_ntt_round and gpu_ntt_tw_full pick the kernel.
+// `pre` scales on load, `post` before the store (mode 0: none).
 #define NTT_BLOCK_MAX_K 9
 // whi: the column twiddles' hi table instead of the direction's own (a
-// factor folded into it: gpu_h_fold), or nullptr.  wst: a DIF pass's stage
-// table (ntt_kf_roots), only where cz_ntt_block_kf_plan() holds, or nullptr.
-// With gpu_ntt_shoup (and gpu_ptx_mul2, the other multiplies' kind), passes
-// of the default plan and stage-table passes multiply their stage roots by
-// Shoup's method.
+// factor folded into it), or nullptr.  wst: a DIF pass's stage table
+// (ntt_kf_roots), or nullptr.  The stage roots are multiplied by Shoup's
+// method (their copies at ntt_shoup_roots and ntt_shoup_kf).
 void cz_ntt_block_pass(cuda_ctx *c, dfr *a, unsigned log_n, unsigned log_s, int k, bool dit,
                        bool inverse, const ntt_tables *t, const scale_op &pre, const scale_op &post,
                        const dfr *whi = nullptr, const dfr *wst = nullptr);
-// Whether the switches pick the plan that has stage-table kernels.
-bool cz_ntt_block_kf_plan(void);
 
 #endif

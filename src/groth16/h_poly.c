@@ -3,18 +3,19 @@
  * so the first two transforms need no permutation pass; the coset iNTT ends
  * in natural order because the H MSM pairs h_i with params.h[i].
  *
- * h_c_once (default): interpolation on the coset is linear and gives back C
- * itself (degree < m), and Z is the constant g^m - 1 there, so
+ * C once: interpolation on the coset is linear and gives back C itself
+ * (degree < m), and Z is the constant g^m - 1 there, so
  *   H = (interp_coset(A B) - C) / Z:
  * C needs only its iNTT, six transforms instead of seven, and the same H;
- * the division by Z comes last, with the subtraction, in one pass. */
+ * the division by Z comes last, with the subtraction, in one pass (the
+ * seven-transform way was the h_c_once switch's other side, retired; the
+ * test keeps it as the reference). */
 #include "groth16/h_poly.h"
 
 #include <string.h>
 
 #include "field/constants.h"
 #include "util/parallel.h"
-#include "util/switches.h"
 #include "util/timing.h"
 
 int h_poly_log_domain(size_t rows) {
@@ -28,21 +29,19 @@ int h_poly_log_domain(size_t rows) {
 
 typedef struct {
     fr *a;
-    const fr *b, *c;
+    const fr *b;
     size_t n;
 } pointwise_job;
 
 #define PW_CHUNK 16384
 
-/* a = a b - c; c == NULL (h_c_once): a = a b */
+/* a = a b */
 static void pointwise_task(void *ctx, size_t task, unsigned worker) {
     pointwise_job *j = ctx;
     (void)worker;
     size_t end = (task + 1) * PW_CHUNK < j->n ? (task + 1) * PW_CHUNK : j->n;
     for (size_t i = task * PW_CHUNK; i < end; i++) {
         fr_mul(&j->a[i], &j->a[i], &j->b[i]);
-        if (j->c)
-            fr_sub(&j->a[i], &j->a[i], &j->c[i]);
     }
 }
 
@@ -53,7 +52,7 @@ typedef struct {
     size_t n;
 } sub_c_job;
 
-/* h = (h - c) / Z (h_c_once; c: C's coefficients, natural order) */
+/* h = (h - c) / Z (c: C's coefficients, natural order) */
 static void sub_c_task(void *ctx, size_t task, unsigned worker) {
     sub_c_job *j = ctx;
     (void)worker;
@@ -73,25 +72,22 @@ ntt_status h_poly_compute(fr *a, fr *b, fr *c, size_t rows, const ntt_domain *d,
     fr *v[3] = {a, b, c};
     for (int i = 0; i < 3; i++)
         memset(v[i] + rows, 0, (m - rows) * sizeof(fr));
-    int once = switch_get(SW_H_C_ONCE) != 0, nv = once ? 2 : 3;
     double t0 = timing_now_ms();
     ntt_status st = NTT_OK;
-    for (int i = 0; i < 3 && st == NTT_OK; i++) /* C natural -> natural with h_c_once */
-        st = ntt_inverse(v[i], d, once && i == 2 ? NTT_NN : NTT_NR, threads);
+    for (int i = 0; i < 3 && st == NTT_OK; i++) /* C natural -> natural */
+        st = ntt_inverse(v[i], d, i == 2 ? NTT_NN : NTT_NR, threads);
     double t1 = timing_now_ms();
-    for (int i = 0; i < nv && st == NTT_OK; i++)
+    for (int i = 0; i < 2 && st == NTT_OK; i++)
         st = ntt_coset_forward(v[i], d, &g, NTT_RN, threads);
     double t2 = timing_now_ms();
     if (st == NTT_OK) {
-        pointwise_job j = {a, b, once ? NULL : c, m};
+        pointwise_job j = {a, b, m};
         par_run(threads, (m + PW_CHUNK - 1) / PW_CHUNK, pointwise_task, &j);
-        if (!once) /* with h_c_once, after the subtraction */
-            st = ntt_divide_by_vanishing_on_coset(a, d, &g, threads);
     }
     double t3 = timing_now_ms();
     if (st == NTT_OK)
         st = ntt_coset_inverse(a, d, &g, NTT_NN, threads);
-    if (st == NTT_OK && once) {
+    if (st == NTT_OK) {
         sub_c_job j = {a, c, {{0}}, m};
         st = ntt_vanishing_on_coset_inv(&j.zinv, d, &g);
         if (st == NTT_OK)

@@ -3,8 +3,8 @@
  * evaluations zero-padded to m,
  *   iNTT each; coset NTT with g = 7; h = (a*b - c) / (g^m - 1) pointwise;
  *   coset iNTT; keep the first m - 1 coefficients.
- * By default (h_c_once) c skips its coset NTT and its coefficients are
- * subtracted after the coset iNTT instead: the same h (h_poly.c says why).
+ * Here c skips its coset NTT and its coefficients are subtracted after the
+ * coset iNTT instead: the same h (h_poly.c says why).
  * They are the scalars of the H MSM (params.h has m - 1 points). */
 #ifndef CUZK_GROTH16_H_POLY_H
 #define CUZK_GROTH16_H_POLY_H

@@ -33,8 +33,6 @@ static const switch_info TABLE[SW_COUNT] = {
                              1, 0, 1, 0, 1},
     [SW_GPU_MSM_WINDOW] = {"gpu_msm_window", "CUZK_MSM_WINDOW",
                            "CUDA MSM window bits (0 = chosen from the size)", 0, 8, 24, 1, 0},
-    [SW_GPU_NTT_RADIX] = {"gpu_ntt_radix", "CUZK_NTT_RADIX",
-                          "CUDA NTT: radix-2 stages fused in one kernel pass", 3, 1, 4, 0, 0},
     [SW_GPU_G2] = {"gpu_g2", "CUZK_GPU_G2",
                    "CUDA backend runs the B2 (G2) MSM on the GPU (off: on the CPU)", 1, 0, 1, 0, 1},
     [SW_GPU_B2_OVERLAP] = {"gpu_b2_overlap", "CUZK_B2_OVERLAP",
@@ -53,40 +51,6 @@ static const switch_info TABLE[SW_COUNT] = {
                               "CUDA backend: pin a/b/c and the witness in place (cudaHostRegister) "
                               "and copy directly (off: staged through the pinned pool)",
                               0, 0, 1, 0, 1},
-    [SW_GPU_H_BREV] = {"gpu_h_brev", "CUZK_GPU_H_BREV",
-                       "CUDA H step: (ab - c)/Z stored bit-reversed so the last inverse NTT needs "
-                       "no permutation pass (off, the default since gpu_h_fold = 2 folds that "
-                       "transform's factors into its roots: pointwise, NTT, permutation)",
-                       0, 0, 1, 0, 1},
-    [SW_GPU_NTT_BLOCK] = {"gpu_ntt_block", "CUZK_GPU_NTT_BLOCK",
-                          "CUDA NTT: passes of up to 9 stages in a thread block through shared "
-                          "memory, six-step twiddles (off: passes of gpu_ntt_radix stages in "
-                          "registers)",
-                          1, 0, 1, 0, 1},
-    [SW_GPU_G2_PTX] = {"gpu_g2_ptx", "CUZK_GPU_G2_PTX",
-                       "CUDA G2 MSM: PTX Fp arithmetic with the point operations inlined into "
-                       "the kernels (off: portable Fp, point operations as calls)",
-                       1, 0, 1, 0, 1},
-    [SW_GPU_PTX_SQR] = {"gpu_ptx_sqr", "CUZK_GPU_PTX_SQR",
-                        "CUDA MSM: Fp squarings as a dedicated PTX square (cross products once, "
-                        "then a one-accumulator Montgomery reduction) instead of a multiply (off: "
-                        "multiply; faster since gpu_ptx_mul2)",
-                        0, 0, 1, 0, 1},
-    [SW_GPU_PTX_MUL2] = {"gpu_ptx_mul2", "CUZK_GPU_PTX_MUL2",
-                         "CUDA MSM and NTT: Fp and Fr multiplies with the running value in two "
-                         "accumulators, so the carry chains of a row are independent, and Fr's "
-                         "low limbs (1, 2^32 - 1) reduced by adds (off: one accumulator, ptx_mul)",
-                         1, 0, 1, 0, 1},
-    [SW_GPU_NTT_ROUND] = {"gpu_ntt_round", "CUZK_GPU_NTT_ROUND",
-                          "CUDA NTT block passes: radix-2 stages per register round between "
-                          "shared-memory exchanges, 2^round elements per thread (fewer: fewer "
-                          "registers, more resident warps, more exchanges)",
-                          1, 1, 3, 0, 0},
-    [SW_GPU_NTT_TW_FULL] = {"gpu_ntt_tw_full", "CUZK_GPU_NTT_TW_FULL",
-                            "CUDA NTT block passes: column twiddles of sub-transforms up to 2^18 "
-                            "read from a full root table (8 MiB, one load) instead of formed "
-                            "from the two-level table (two loads and a multiply)",
-                            1, 0, 1, 0, 1},
     [SW_GPU_MSM_RED_LEVELS] = {"gpu_msm_red_levels", "CUZK_GPU_MSM_RED_LEVELS",
                                "CUDA MSM: the bucket reduction in levels of in-place suffix sums "
                                "and plain sums, two points live per thread (1: from 2^18 buckets "
@@ -98,54 +62,10 @@ static const switch_info TABLE[SW_COUNT] = {
                               "the pinned pool, out of the proof's own (1: one memcpy at a time, "
                               "the old way; 0: all of the proof's threads)",
                               8, 0, 256, 0, 0},
-    [SW_GPU_NTT_SHFL] = {"gpu_ntt_shfl", "CUZK_GPU_NTT_SHFL",
-                         "CUDA NTT block passes with gpu_ntt_round=1: exchanges between lanes of "
-                         "one warp by shuffles, no shared memory or barrier (5 of a 9-stage "
-                         "pass's 8; off: all through shared memory)",
-                         1, 0, 1, 0, 1},
-    [SW_GPU_MSM_ACC_MEM] = {"gpu_msm_acc_mem", "CUZK_GPU_MSM_ACC_MEM",
-                            "CUDA MSM bucket loop: each base coordinate read from memory where "
-                            "the mixed addition first needs it, fewer live registers (2: for G2 "
-                            "only, where it is faster; 1: also G1; 0: the whole base loaded "
-                            "into registers first)",
-                            2, 0, 2, 0, 0},
-    [SW_GPU_MSM_PREFETCH] = {"gpu_msm_prefetch", "CUZK_GPU_MSM_PREFETCH",
-                             "CUDA MSM bucket loop: the next entry's base prefetched into L1 while "
-                             "this one is added (2: for G2 only, where it is faster; 1: also G1; "
-                             "0: no prefetch)",
-                             2, 0, 2, 0, 0},
     [SW_GPU_MSM_RED_PART] = {"gpu_msm_red_part", "CUZK_GPU_MSM_RED_PART",
                              "CUDA MSM bucket reduction: log2 of the buckets each thread sums at "
                              "the first level (0: from the size, about 2^16 threads in all)",
                              0, 1, 10, 1, 0},
-    [SW_H_C_ONCE] = {"h_c_once", "CUZK_H_C_ONCE",
-                     "H step (CPU and CUDA): C taken only to its coefficients and subtracted "
-                     "after the last inverse transform, H = (A B mod (x^n - g^n) - C) / Z, six "
-                     "transforms instead of seven (off: C's evaluations on the coset too)",
-                     1, 0, 1, 0, 1},
-    [SW_GPU_H_FOLD] = {"gpu_h_fold", "CUZK_GPU_H_FOLD",
-                       "CUDA H step: constant factors folded into root tables, no multiply of "
-                       "their own: 1 = 1/Z into the last transform's coset table and, with "
-                       "h_c_once, C's 1/(nZ) into its first pass's column twiddles (above "
-                       "2^18); 2 = also A's and B's coset shift g^j into their inverse "
-                       "transforms' stage roots and 1/n into the column twiddles, and with "
-                       "gpu_h_brev off the same for the last transform's g^-j / (nZ) (0: a "
-                       "multiply each)",
-                       2, 0, 2, 0, 0},
-    [SW_GPU_NTT_WARP_TRIVIAL] = {"gpu_ntt_warp_trivial", "CUZK_GPU_NTT_WARP_TRIVIAL",
-                                 "CUDA NTT block passes with gpu_ntt_round=1 and gpu_ntt_shfl: "
-                                 "threads numbered warp-major within a sub-transform, so in the "
-                                 "stages of half-size 2 to 8 whole warps have the root 1 and skip "
-                                 "its multiply (a 9-stage pass: 3.56 multiplies per element "
-                                 "instead of 4)",
-                                 1, 0, 1, 0, 1},
-    [SW_GPU_NTT_SHOUP] = {"gpu_ntt_shoup", "CUZK_GPU_NTT_SHOUP",
-                          "CUDA NTT block passes of the default plan (gpu_ntt_round=1, "
-                          "gpu_ntt_shfl, gpu_ntt_warp_trivial, gpu_ptx_mul2) and the H step's "
-                          "stage-table DIFs (gpu_h_fold=2): the stage roots multiplied by "
-                          "Shoup's method, each root stored plain with floor(w 2^288 / p), 180 "
-                          "multiply-adds instead of Montgomery's 224 (0: Montgomery, ptx_mul2)",
-                          1, 0, 1, 0, 1},
 };
 
 static _Atomic long values[SW_COUNT];

@@ -22,35 +22,20 @@ extern "C" {
 #endif
 
 typedef enum {
-    SW_FIELD_ASM = 0,        /* Fp/Fr MULX/ADX assembly (when the CPU has it) */
-    SW_R1CS_THP,             /* transparent huge pages for reserved r1cs arrays */
-    SW_POSEIDON_REPLAY,      /* recorded Poseidon constraint template in proving mode */
-    SW_MSM_BIT_FAST_PATH,    /* CPU MSM: skip zero scalars, sum one-scalars apart */
-    SW_MSM_BATCH_AFFINE,     /* CPU MSM: batched affine bucket additions (else Jacobian) */
-    SW_GPU_MSM_WINDOW,       /* CUDA MSM window bits; 0 = from the size */
-    SW_GPU_NTT_RADIX,        /* CUDA NTT: radix-2 stages fused per kernel */
-    SW_GPU_G2,               /* CUDA backend: B2 (G2) MSM on the GPU instead of the CPU */
-    SW_GPU_B2_OVERLAP,       /* CUDA backend: the CPU B2 MSM overlapped with the GPU work */
-    SW_GPU_SRS_SETS,         /* CUDA backend: parameter sets kept resident on the device */
-    SW_GPU_UPLOAD_OVERLAP,   /* CUDA backend: uploads overlapped with the H step */
-    SW_GPU_HOST_REGISTER,    /* CUDA backend: pin inputs in place instead of staging */
-    SW_GPU_H_BREV,           /* CUDA H step: pointwise stored bit-reversed, no permutation */
-    SW_GPU_NTT_BLOCK,        /* CUDA NTT: up to 9 stages per pass in a thread block */
-    SW_GPU_G2_PTX,           /* CUDA G2 MSM: PTX Fp, point operations inlined */
-    SW_GPU_PTX_SQR,          /* CUDA MSM: squarings by ptx_sqr instead of a multiply */
-    SW_GPU_PTX_MUL2,         /* CUDA MSM and NTT: ptx_mul2 (two accumulators) for multiplies */
-    SW_GPU_NTT_ROUND,        /* CUDA NTT block passes: stages per register round (1 to 3) */
-    SW_GPU_NTT_TW_FULL,      /* CUDA NTT block passes: column twiddles from a full root table */
-    SW_GPU_MSM_RED_LEVELS,   /* CUDA MSM: bucket reduction in levels, two live points a thread */
-    SW_GPU_STAGE_THREADS,    /* CUDA backend: most host threads filling the pinned pool */
-    SW_GPU_NTT_SHFL,         /* CUDA NTT block passes: in-warp exchanges by shuffles (round 1) */
-    SW_GPU_MSM_ACC_MEM,      /* CUDA MSM bucket loop: base read as the sum needs it (2: G2 only) */
-    SW_GPU_MSM_PREFETCH,     /* CUDA MSM bucket loop: next base prefetched into L1 (2: G2 only) */
-    SW_GPU_MSM_RED_PART,     /* CUDA MSM reduction: log2 buckets per thread at level 1; 0 = auto */
-    SW_H_C_ONCE,             /* H step (CPU, CUDA): C only to coefficients, subtracted at the end */
-    SW_GPU_H_FOLD,           /* CUDA H step: 1/Z and C's 1/(nZ) folded into root tables */
-    SW_GPU_NTT_WARP_TRIVIAL, /* CUDA NTT block passes: warp-major threads skip omega^0 */
-    SW_GPU_NTT_SHOUP,        /* CUDA NTT block passes: Shoup's multiply for the stage roots */
+    SW_FIELD_ASM = 0,      /* Fp/Fr MULX/ADX assembly (when the CPU has it) */
+    SW_R1CS_THP,           /* transparent huge pages for reserved r1cs arrays */
+    SW_POSEIDON_REPLAY,    /* recorded Poseidon constraint template in proving mode */
+    SW_MSM_BIT_FAST_PATH,  /* CPU MSM: skip zero scalars, sum one-scalars apart */
+    SW_MSM_BATCH_AFFINE,   /* CPU MSM: batched affine bucket additions (else Jacobian) */
+    SW_GPU_MSM_WINDOW,     /* CUDA MSM window bits; 0 = from the size */
+    SW_GPU_G2,             /* CUDA backend: B2 (G2) MSM on the GPU instead of the CPU */
+    SW_GPU_B2_OVERLAP,     /* CUDA backend: the CPU B2 MSM overlapped with the GPU work */
+    SW_GPU_SRS_SETS,       /* CUDA backend: parameter sets kept resident on the device */
+    SW_GPU_UPLOAD_OVERLAP, /* CUDA backend: uploads overlapped with the H step */
+    SW_GPU_HOST_REGISTER,  /* CUDA backend: pin inputs in place instead of staging */
+    SW_GPU_MSM_RED_LEVELS, /* CUDA MSM: bucket reduction in levels, two live points a thread */
+    SW_GPU_STAGE_THREADS,  /* CUDA backend: most host threads filling the pinned pool */
+    SW_GPU_MSM_RED_PART,   /* CUDA MSM reduction: log2 buckets per thread at level 1; 0 = auto */
     SW_COUNT
 } switch_id;
 

@@ -3,15 +3,13 @@
  * prove, verify.  Circuits: x^3 + x + 5 = y (y public) and a random circuit
  * of ~1000 constraints with public inputs, bits and unused B terms.
  * Tampered proofs, wrong inputs and a wrong vk must fail; for fixed r, s the
- * proof bytes must not depend on the thread count or the H step's way
- * (h_c_once). */
+ * proof bytes must not depend on the thread count. */
 #include "check.h"
 #include "cli/toy_circuits.h"
 #include "groth16/prover.h"
 #include "groth16/setup.h"
 #include "groth16/verify.h"
 #include "r1cs/cs.h"
-#include "util/switches.h"
 
 /* ---- the flow ------------------------------------------------------------------ */
 static void run_flow(r1cs_synth_fn fn, void *ctx, const char *name) {
@@ -84,14 +82,6 @@ static void run_flow(r1cs_synth_fn fn, void *ctx, const char *name) {
         groth16_proof_write(bx, &again);
         CHECK_MEM(b0, bx, sizeof b0);
     }
-    /* the H step's seven-transform way (h_c_once off): the same bytes */
-    char serr[128];
-    long once = switch_get(SW_H_C_ONCE);
-    CHECK(switch_set(SW_H_C_ONCE, !once, serr, sizeof serr) == 0);
-    CHECK(groth16_prove_cpu(&again, &part, 1, &srs, &r, &s, 2, NULL, &err) == GROTH16_OK);
-    CHECK(switch_set(SW_H_C_ONCE, once, serr, sizeof serr) == 0);
-    groth16_proof_write(bx, &again);
-    CHECK_MEM(b0, bx, sizeof b0);
     /* random r, s: still valid, different bytes */
     CHECK(groth16_prove_cpu(&again, &part, 1, &srs, NULL, NULL, 2, NULL, &err) == GROTH16_OK);
     CHECK(groth16_verify(&pvk, &again, pub, npub, &err) == GROTH16_OK);

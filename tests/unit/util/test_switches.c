@@ -48,16 +48,16 @@ static void test_parse(void) {
     CHECK(switch_parse_list(&a, "gpu_msm_window=7", err, sizeof err) == -1 &&
           strstr(err, "8..24") != NULL);
     CHECK(switch_parse_list(&a, "gpu_msm_window=0", err, sizeof err) == 0 && a.value[0] == 0);
-    CHECK(switch_parse_list(&a, "gpu_ntt_radix=0", err, sizeof err) == -1); /* no auto here */
-    CHECK(switch_parse_list(&a, "gpu_ntt_radix=4x", err, sizeof err) == -1);
-    CHECK(switch_parse_list(&a, "gpu_ntt_radix=", err, sizeof err) == -1);
+    CHECK(switch_parse_list(&a, "gpu_srs_sets=0", err, sizeof err) == -1); /* no auto here */
+    CHECK(switch_parse_list(&a, "gpu_srs_sets=4x", err, sizeof err) == -1);
+    CHECK(switch_parse_list(&a, "gpu_srs_sets=", err, sizeof err) == -1);
     err[0] = 0;
     CHECK(switch_parse_list(&a, "field_asm", err, sizeof err) == -1 &&
           strstr(err, "NAME=VALUE") != NULL);
     err[0] = 0;
     CHECK(switch_parse_list(&a, "r1cs_thp=1,r1cs_thp=0", err, sizeof err) == -1 &&
           strstr(err, "twice") != NULL);
-    CHECK(switch_set(SW_GPU_NTT_RADIX, 9, err, sizeof err) == -1 && strstr(err, "gpu_ntt_radix"));
+    CHECK(switch_set(SW_GPU_SRS_SETS, 17, err, sizeof err) == -1 && strstr(err, "gpu_srs_sets"));
     CHECK(switch_set(SW_COUNT, 1, err, sizeof err) == -1);
 }
 
@@ -70,9 +70,9 @@ static void test_set_watch_restore(void) {
     CHECK(switch_set(SW_R1CS_THP, 0, err, sizeof err) == 0);
     CHECK(switch_get(SW_R1CS_THP) == 0 && watched == 0 && watch_calls == 2);
     switch_assignments a;
-    CHECK(switch_parse_list(&a, "r1cs_thp=on,gpu_ntt_radix=2", err, sizeof err) == 0);
+    CHECK(switch_parse_list(&a, "r1cs_thp=on,gpu_srs_sets=2", err, sizeof err) == 0);
     switch_apply(&a);
-    CHECK(switch_get(SW_R1CS_THP) == 1 && watched == 1 && switch_get(SW_GPU_NTT_RADIX) == 2);
+    CHECK(switch_get(SW_R1CS_THP) == 1 && watched == 1 && switch_get(SW_GPU_SRS_SETS) == 2);
     switch_restore(&start);
     for (int i = 0; i < SW_COUNT; i++)
         CHECK(switch_get((switch_id)i) == start.value[i]);
