@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# One call on the GPU machine (the device tool): build for sm_90 with the
-# carried static jansson (.device/jansson, made by tools/gpu-prepare.sh), run
+# One call on the GPU machine (the device tool): build for sm_90 there (a
+# few minutes on its 16 cores; the carried static jansson and libcrypto,
+# .device/jansson and .device/crypto, are made by tools/gpu-prepare.sh), run
 # the self-test (it reports the GPUs the CUDA runtime sees), the CPU test suite
 # and the field/curve benchmarks.  Logs go to $OUT.
 #   tools/gpu-check.sh porep: PoRep C2 2 KiB proved by the CPU and CUDA backends
@@ -21,10 +22,11 @@ export PATH="$PATH:/usr/local/cuda/bin"
     nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv
     nvcc --version | tail -1
 } >"$out/machine.txt" 2>&1
-# Binaries built here by `tools/gpu-prepare.sh --build [NAME...]` (carried as
-# .device/carry/bin.tgz) replace the device build: the same nvcc, sm_90.
-# `prebuilt NAME...` takes the named ones (tools/gpu-prepare.sh says which fit a carry);
-# it fails, so the caller builds on the device, when one of them is missing.
+# Binaries built on the development machine by `tools/gpu-prepare.sh --build
+# [NAME...]` (carried as .device/carry/bin.tgz: an older build to compare
+# with, say) are used when present; otherwise gpu_build builds the named
+# targets here into build-gpu, timed (build_time.txt), with the CUDA flags
+# ptxas -v (registers and spills into build.txt).
 prebuilt() {
     if [ -f .device/carry/bin.tgz ]; then # fresh each call: a warm machine keeps old files
         rm -rf .device/bin && tar xzf .device/carry/bin.tgz -C .device || return 1
@@ -35,15 +37,23 @@ prebuilt() {
     cp .device/bin/ptxas.txt "$out/build.txt" 2>/dev/null
     echo "using $* from .device/bin"
 }
+gpu_build() {
+    prebuilt "$@" && return 0
+    local t0=$SECONDS
+    cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
+        -DCMAKE_CUDA_FLAGS="-Xptxas=-v" -DCMAKE_C_FLAGS=-w -DCUZK_DAEMON=OFF \
+        -DCUZK_JANSSON_ROOT="$PWD/.device/jansson" -DCUZK_CRYPTO_ROOT="$PWD/.device/crypto" \
+        >"$out/build.txt" 2>&1 &&
+        cmake --build build-gpu -j"$(nproc)" --target "$@" >>"$out/build.txt" 2>&1 ||
+        { grep -E "error" "$out/build.txt" | head -30; tail -30 "$out/build.txt"; return 1; }
+    echo "build of $* on $(nproc) cores: $((SECONDS - t0)) s (C warnings off: the device gcc warns where CI gcc does not)" |
+        tee -a "$out/build_time.txt"
+}
 if [ "${1:-}" = porep ]; then
     # PoRep C2 2 KiB on the GPU: seal, TEST-ONLY setup, prove with the CPU and
     # the CUDA backends with the same fixed r, s (--rs-seed): the proofs must be
     # byte-identical and verify; then fresh-randomness GPU proofs verify too.
-    prebuilt cuzk || { cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-        -DCMAKE_C_FLAGS=-w -DCUZK_JANSSON_ROOT="$PWD/.device/jansson" \
-        -DCUZK_CRYPTO_ROOT="$PWD/.device/crypto" >"$out/build.txt" 2>&1 &&
-        cmake --build build-gpu -j"$(nproc)" --target cuzk >>"$out/build.txt" 2>&1; } ||
-        { grep -E "error" "$out/build.txt" | head -30; exit 1; }
+    gpu_build cuzk cuzk_gpu_check || exit 1
     c=build-gpu/cuzk d=/tmp/porep-gpu
     mkdir -p $d
     t=$(date +%s)
@@ -87,17 +97,13 @@ if [ "${1:-}" = porep ]; then
     timeout 120 $c bench ab --workload porep-2k --c1 $d/s/c1.json --params-dir $d/p \
         --backend cuda --a gpu_g2=0 --b gpu_g2=1 --runs 4 2>&1 | tee $out/ab_b2.txt |
         tail -22
-    # the uploads: overlapped with the H step or first; staged or pinned in
-    # place; the H step's last permutation fused or its own pass
-    for ab in "gpu_upload_overlap=1 gpu_upload_overlap=0" "gpu_host_register=0 gpu_host_register=1" \
-        "gpu_h_brev=1 gpu_h_brev=0"; do
+    # the uploads: overlapped with the H step or first; staged or pinned in place
+    for ab in "gpu_upload_overlap=1 gpu_upload_overlap=0" "gpu_host_register=0 gpu_host_register=1"; do
         set -- $ab
         timeout 100 $c bench ab --workload porep-2k --c1 $d/s/c1.json --params-dir $d/p \
             --backend cuda --a "$1" --b "$2" --runs 4 2>&1 | tee -a $out/ab_upload.txt | tail -16
     done
-    { [ -x build-gpu/cuzk_gpu_check ] || cp .device/bin/cuzk_gpu_check build-gpu/ 2>/dev/null ||
-        cmake --build build-gpu -j"$(nproc)" --target cuzk_gpu_check >>"$out/build.txt" 2>&1; } &&
-        timeout 120 build-gpu/cuzk_gpu_check 12 12 >$out/gpu_check_small.txt 2>&1
+    timeout 120 build-gpu/cuzk_gpu_check 12 12 >$out/gpu_check_small.txt 2>&1
     grep -E "MISMATCH|DIFFERENT|resident|passed" $out/gpu_check_small.txt
     exit 0
 fi
@@ -107,7 +113,7 @@ if [ "${1:-}" = porep512 ]; then
     # development machine, `cuzk seal --sector-size 512MiB`) or sealed here;
     # TEST-ONLY setup; CPU and CUDA proofs with the same r, s byte-identical and
     # verified; then warm CUDA proofs (bench ab: B_G2 on the CPU vs the GPU).
-    prebuilt cuzk || exit 1
+    gpu_build cuzk || exit 1
     c=build-gpu/cuzk d=/tmp/porep512 c1=.device/carry/c1-512m.json
     mkdir -p $d
     if [ ! -f $c1 ]; then
@@ -135,13 +141,7 @@ fi
 if [ "${1:-}" = cuda ]; then
     export PATH="$PATH:/usr/local/cuda/bin"
     nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.sm --format=csv >"$out/machine.txt" 2>&1
-    t0=$(date +%s)
-    prebuilt cuzk cuzk_gpu_check bench_cuda || { cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-        -DCMAKE_CUDA_FLAGS="-Xptxas=-v" -DCMAKE_C_FLAGS=-w \
-        -DCUZK_JANSSON_ROOT="$PWD/.device/jansson" -DCUZK_CRYPTO_ROOT="$PWD/.device/crypto" >"$out/build.txt" 2>&1 &&
-        cmake --build build-gpu -j"$(nproc)" --target cuzk cuzk_gpu_check bench_cuda >>"$out/build.txt" 2>&1; } ||
-        { grep -E "error" "$out/build.txt" | head -30; tail -30 "$out/build.txt"; exit 1; }
-    echo "build: $(($(date +%s) - t0)) s (C warnings off: the device gcc warns where CI gcc does not)"
+    gpu_build cuzk cuzk_gpu_check bench_cuda || exit 1
     grep -E "registers|spill" "$out/build.txt" | grep -B1 -E "[1-9][0-9]* bytes spill" | head -20
     timeout 200 build-gpu/cuzk_gpu_check "${2:-20}" "${3:-24}" ${4:-} 2>&1 | tee "$out/gpu_check.txt" |
         grep -E "MISMATCH|DIFFERENT|failed|passed|prove|H step|ntt 2\^2[0-9]|n=1048576|g2 n=16384"
@@ -159,9 +159,7 @@ if [ "${1:-}" = cuda ]; then
         --backend cuda 2>&1 | tee -a "$out/bench_prove.txt" | grep -E "cuzk timing|backend"
     exit 0
 fi
-cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-    -DCUZK_JANSSON_ROOT="$PWD/.device/jansson" -DCUZK_CRYPTO_ROOT="$PWD/.device/crypto" >"$out/build.txt" 2>&1 &&
-    cmake --build build-gpu -j"$(nproc)" >>"$out/build.txt" 2>&1 || { tail -30 "$out/build.txt"; exit 1; }
+gpu_build all || exit 1
 build-gpu/cuzk selftest | tee "$out/selftest.txt"
 # node and shared/ are not on that machine: the oracle and vector-file tests are left out
 (cd build-gpu && ctest -j8 -E "fresh_seed|noble|cli_groth16|eip2537|shared_vectors|test_curve|zkey" \

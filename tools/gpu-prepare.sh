@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Copies this machine's static jansson into .device/jansson (git-ignored), to be
 # carried to the GPU machine, which has no Debian -dev packages.
+#   tools/gpu-check.sh builds on the GPU machine itself; carry [".device"].
 #   tools/gpu-prepare.sh --build [NAME...]: also builds cuzk, cuzk_gpu_check
 #   and bench_cuda (or the NAMEs given) here for sm_90 (build-dev, no daemon,
-#   static jansson and libcrypto) into .device/bin, so a device call can skip
-#   its ~200 s build, and packs them into .device/carry/bin.tgz: carry
-#   [".device/carry"] to the device; tools/gpu-check.sh unpacks and uses them
-#   (same nvcc 13.0).  Built for sm_90 only (90-real: no PTX for the JIT,
-#   which halved the binaries), so all three (~21-26 MB each, 52 MB packed)
-#   fit the device's 64 MiB carry; name fewer if they outgrow it again.
+#   static jansson and libcrypto) into .device/bin and packs them into
+#   .device/carry/bin.tgz, which tools/gpu-check.sh then uses instead of its
+#   own build (same nvcc 13.0): for binaries of another commit, say, to
+#   compare in one device call.  Built for sm_90 only (90-real: no PTX for
+#   the JIT), to fit the device's 64 MiB carry.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 dst="$root/.device/jansson"
@@ -26,7 +26,7 @@ cp /usr/lib/x86_64-linux-gnu/libcrypto.a "$dst/lib/"
 echo "prepared $dst"
 
 [ "${1:-}" = --build ] || exit 0
-cmake -S "$root" -B "$root/build-dev" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90-real \
+cmake -S "$root" -B "$root/build-dev" -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90-real \
     -DCUZK_DAEMON=OFF -DCMAKE_CUDA_FLAGS=-Xptxas=-v -DCUZK_JANSSON_ROOT="$root/.device/jansson" \
     -DCUZK_CRYPTO_ROOT="$root/.device/crypto" >/dev/null
 shift

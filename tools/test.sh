@@ -8,7 +8,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 export CUZK_BUILD_DIR="${CUZK_BUILD_DIR:-$root/build-asan}"
 # CUDA is left out here: no GPU runs its code in this build, and .ci/run
 # compiles it in the release build.
-"$root/tools/build.sh" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUZK_SANITIZE=ON -DCUZK_VERIFY=ON -DCUZK_CUDA=OFF
+"$root/tools/build.sh" --all -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUZK_SANITIZE=ON -DCUZK_VERIFY=ON -DCUZK_CUDA=OFF
 cd "$CUZK_BUILD_DIR"
 # The fresh oracle file's seed, printed here so that any run can be replayed.
 export CUZK_ORACLE_SEED="${CUZK_ORACLE_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}"
