@@ -190,7 +190,7 @@ static void combine_t(X *out, const X *w, unsigned windows, const red_plan &p, u
     };
     auto window_sum = [&](J *r, unsigned wi) {
         const X *e = w + (size_t)wi * p.per;
-        unsigned eoff[RED_MAX_LEVELS], o = 0;
+        unsigned eoff[RED_MAX_LEVELS] = {0}, o = 0;
         for (int l = 0; l < p.nlev; l++) {
             eoff[l] = o;
             o += p.groups[l];
