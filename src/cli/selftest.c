@@ -155,7 +155,8 @@ static void print_platform(void) {
     else
         printf("selftest: CUDA backend built; %d GPU(s) visible\n", n);
 #else
-    printf("selftest: CUDA backend not built (no nvcc at build time)\n");
+    printf("selftest: CUDA backend not built (built where nvcc and a GPU are present, or with "
+           "-DCUZK_CUDA=ON)\n");
 #endif
 }
 

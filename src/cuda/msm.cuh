@@ -4,8 +4,9 @@
 // by bucket (cz_msm_prepare).  cz_msm_sum<F> does the rest for one field
 // type: the buckets accumulated (msm_accumulate.cuh), reduced
 // (msm_reduce.cuh) and combined on the CPU (msm_sum.cuh).  Each field type's
-// instantiation has a file of its own (cuda_msm_g1.cu, cuda_msm_g2.cu) so
-// that the heavy kernels compile in parallel.
+// kernels are in three files (cuda_msm_g1.cu with cuda_msm_g1_red2.cu and
+// cuda_msm_g1_levels.cu; the same for G2) so that ptxas, most of their
+// build, runs on them side by side.
 #ifndef CUZK_CUDA_MSM_CUH
 #define CUZK_CUDA_MSM_CUH
 

@@ -36,45 +36,6 @@ __global__ void __launch_bounds__(128)
     stv(T + id, run);
 }
 
-// The levelled reduction (gpu_msm_red_levels): two live points per thread
-// where k_red1 holds three (G2 at 255 registers spilled 5 KB), the second
-// read from memory as the addition needs it (x_add_mem: ~50 bytes of
-// spills), and no double-and-add.  Per window,
-// with V_i the n = 2^n_log values of a level (level 1: the buckets, weights
-// i + 1; later: the previous level's T, weights i), parts j of 2^s_log:
-//   sum_i (i + 1) V_i = sum_j R_j + 2^s_log red0(T),
-//   red0(V) = sum_i i V_i = sum_j R'_j + 2^s_log red0(T),
-// T_j = sum of part j, R_j = sum over the part of its suffix sums U_l =
-// sum_(k >= l) V_(j s + k), R'_j the same without U_0 (= T_j); red0 of a
-// single value is zero, so the levels end when one part is left.
-//
-// One level: thread id takes part id (windows are contiguous), first the
-// suffix sums in place (V_(js+l) = U_l, T_id = U_0), then R_id = the sum of
-// U_l from `from` on (1: R'_j).  Each loop holds two points.
-template <class F>
-__global__ void __launch_bounds__(128)
-    k_red_level(xyzz<F> *v, unsigned n_log, unsigned windows, unsigned s_log, int from, xyzz<F> *T,
-                xyzz<F> *R) {
-    uint32_t id = blockIdx.x * blockDim.x + threadIdx.x;
-    if (id >= windows << (n_log - s_log))
-        return;
-    xyzz<F> *b = v + ((size_t)id << s_log);
-    {
-        xyzz<F> run;
-        x_set_inf(run);
-        for (int i = (1 << s_log) - 1; i >= 0; i--) {
-            x_add_mem(run, b + i);
-            stv(b + i, run);
-        }
-        stv(T + id, run);
-    }
-    xyzz<F> acc;
-    x_set_inf(acc);
-    for (int i = from; i < (1 << s_log); i++)
-        x_add_mem(acc, b + i);
-    stv(R + id, acc);
-}
-
 // Levels: level 1 takes at least 1 of at most 23 bucket bits, the others 2.
 #define RED_MAX_LEVELS 12
 
@@ -89,75 +50,20 @@ struct red_trees {
     size_t roff[RED_MAX_LEVELS];
 };
 
-template <class F> __global__ void k_red_trees(const xyzz<F> *R, red_trees t, xyzz<F> *win) {
-    extern __shared__ uint4 smem_raw[];
-    xyzz<F> *sh = (xyzz<F> *)smem_raw;
-    int l = 0;
-    while (l + 1 < t.nlev && blockIdx.x >= t.first[l + 1])
-        l++;
-    unsigned local = blockIdx.x - t.first[l], w = local / t.groups[l], g = local % t.groups[l];
-    const xyzz<F> *r = R + t.roff[l] + (size_t)w * t.pw[l];
-    xyzz<F> acc;
-    x_set_inf(acc);
-    for (unsigned j = g * blockDim.x + threadIdx.x; j < t.pw[l]; j += t.groups[l] * blockDim.x)
-        x_add_mem(acc, r + j);
-    sh[threadIdx.x] = acc;
-    __syncthreads();
-    for (unsigned h = blockDim.x / 2; h; h >>= 1) {
-        if (threadIdx.x < h) {
-            xyzz<F> a = sh[threadIdx.x];
-            x_add_mem(a, sh + threadIdx.x + h);
-            sh[threadIdx.x] = a;
-        }
-        __syncthreads();
-    }
-    if (threadIdx.x == 0)
-        win[(size_t)w * t.per + t.eoff[l] + g] = sh[0];
-}
-
-template <class F> static __device__ void x_mul_small(xyzz<F> &r, const xyzz<F> &p, uint32_t k) {
-    x_set_inf(r);
-    for (int bit = 31 - __clz(k | 1); bit >= 0; bit--) {
-        x_dbl(r, r);
-        if ((k >> bit) & 1)
-            x_add(r, p);
-    }
-}
-
-// Block w G + g: partial sum of window w over parts j = g b + i + k G b
-// (b = blockDim.x, i < b): sum R_j + (j s) T_j, reduced through shared
-// memory.  G groups per window keep every SM busy: with one block per window
-// the 13 windows of a large MSM ran on 13 SMs.
+// The kernels of the one-level path's second step (msm_red2.cuh) and of the
+// levels (msm_red_levels.cuh) live in translation units of their own, one per
+// field type (cuda_msm_g1_red2.cu, ...), so that ptxas runs on them side by
+// side; these launch them.
 template <class F>
-__global__ void k_red2(const xyzz<F> *R, const xyzz<F> *T, unsigned parts, unsigned groups,
-                       unsigned s_log, xyzz<F> *win) {
-    extern __shared__ uint4 smem_raw[];
-    xyzz<F> *sh = (xyzz<F> *)smem_raw;
-    unsigned w = blockIdx.x / groups, g = blockIdx.x % groups;
-    xyzz<F> acc, q;
-    x_set_inf(acc);
-    for (unsigned j = g * blockDim.x + threadIdx.x; j < parts; j += groups * blockDim.x) {
-        size_t id = (size_t)w * parts + j;
-        xyzz<F> r = x_ld(R + id), t = x_ld(T + id);
-        x_add(acc, r);
-        if (j) {
-            x_mul_small(q, t, j << s_log);
-            x_add(acc, q);
-        }
-    }
-    sh[threadIdx.x] = acc;
-    __syncthreads();
-    for (unsigned h = blockDim.x / 2; h; h >>= 1) {
-        if (threadIdx.x < h) {
-            xyzz<F> a = sh[threadIdx.x];
-            x_add(a, sh[threadIdx.x + h]);
-            sh[threadIdx.x] = a;
-        }
-        __syncthreads();
-    }
-    if (threadIdx.x == 0)
-        win[blockIdx.x] = sh[0];
-}
+void cz_launch_red2(cuda_ctx *c, unsigned grid, unsigned block, size_t smem, const xyzz<F> *R,
+                    const xyzz<F> *T, unsigned parts, unsigned groups, unsigned s_log,
+                    xyzz<F> *win);
+template <class F>
+void cz_launch_red_level(cuda_ctx *c, unsigned grid, xyzz<F> *v, unsigned n_log, unsigned windows,
+                         unsigned s_log, int from, xyzz<F> *T, xyzz<F> *R);
+template <class F>
+void cz_launch_red_trees(cuda_ctx *c, unsigned grid, unsigned block, size_t smem, const xyzz<F> *R,
+                         const red_trees &t, xyzz<F> *win);
 
 // ---- host side ----------------------------------------------------------------
 
@@ -299,8 +205,8 @@ static cuda_status reduce(cuda_ctx *c, const red_plan &p, xyzz<F> *buckets, xyzz
         uint32_t th = windows * pw;
         k_red1<F><<<(th + 127) / 128, 128, 0, c->stream>>>(buckets, nb_log, windows, s_log, R, T);
         CZ_LAUNCHED("k_red1");
-        k_red2<F><<<windows * p.groups[0], p.block, p.block * xs, c->stream>>>(
-            R, T, pw, p.groups[0], s_log, win);
+        cz_launch_red2<F>(c, windows * p.groups[0], p.block, p.block * xs, R, T, pw, p.groups[0],
+                          s_log, win);
         CZ_LAUNCHED("k_red2");
         return CUDA_OK;
     }
@@ -314,8 +220,8 @@ static cuda_status reduce(cuda_ctx *c, const red_plan &p, xyzz<F> *buckets, xyzz
     for (int l = 0; l < p.nlev; l++) {
         unsigned n_log = p.n_log[l], s_log = p.s_log[l], pw = 1u << (n_log - s_log);
         uint32_t th = windows * pw;
-        k_red_level<F><<<(th + 127) / 128, 128, 0, c->stream>>>(v, n_log, windows, s_log, l ? 1 : 0,
-                                                                T + off, R + off);
+        cz_launch_red_level<F>(c, (th + 127) / 128, v, n_log, windows, s_log, l ? 1 : 0, T + off,
+                               R + off);
         CZ_LAUNCHED("k_red_level");
         v = T + off; // the next level's values
         t.pw[l] = pw;
@@ -327,7 +233,7 @@ static cuda_status reduce(cuda_ctx *c, const red_plan &p, xyzz<F> *buckets, xyzz
         eoff += p.groups[l];
         off += th;
     }
-    k_red_trees<F><<<blocks, p.block, p.block * xs, c->stream>>>(R, t, win);
+    cz_launch_red_trees<F>(c, blocks, p.block, p.block * xs, R, t, win);
     CZ_LAUNCHED("k_red_trees");
     return CUDA_OK;
 }
