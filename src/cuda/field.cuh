@@ -49,6 +49,7 @@
 // Limb i of the modulus; with unrolled loops these fold to immediates.
 struct fp_params {
     static constexpr int N = 12;
+    static constexpr bool inst = false; // the PTX chains as one asm block each (field_ptx.cuh)
     static constexpr uint32_t n0 = 0xfffcfffdu; // -p^-1 mod 2^32
     static CZ_HD constexpr uint32_t p(int i) {
         constexpr uint32_t m[12] = CZ_FP_P;
@@ -61,6 +62,7 @@ struct fp_params {
 };
 struct fr_params {
     static constexpr int N = 8;
+    static constexpr bool inst = false;
     static constexpr uint32_t n0 = 0xffffffffu;
     static CZ_HD constexpr uint32_t p(int i) {
         constexpr uint32_t m[8] = CZ_FR_P;
@@ -123,6 +125,14 @@ static inline void shoup_quotient(uint32_t q[9], const uint32_t w[8]) {
 }
 typedef field<fp_params> dfp;
 typedef field<fr_params> dfr;
+
+// Fp with the PTX chains as one asm statement per instruction (field_ptx.cuh,
+// tools/gen_ptx_field.py): the same bytes and results; for the G2 bucket
+// kernel, where ptxas spills less that way.
+struct fp_params_i : fp_params {
+    static constexpr bool inst = true;
+};
+typedef field<fp_params_i> dfp_i;
 
 template <class P> CZ_HD void f_zero(field<P> &r) {
     CZ_UNROLL
@@ -305,6 +315,7 @@ template <class P> CZ_HD bool f_is_canonical(const field<P> &a) {
 // operations over it are inlined into the kernels (curve.cuh).
 template <class B> struct fp2_t { B c0, c1; };
 typedef fp2_t<dfp> dfp2;
+typedef fp2_t<dfp_i> dfp2_i;
 
 template <class B> CZ_HD void f_zero(fp2_t<B> &r) {
     f_zero(r.c0);

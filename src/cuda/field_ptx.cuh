@@ -125,28 +125,62 @@ template <class P> struct ptx_p_low_special {
     static constexpr bool value = P::p(0) == 1u && P::p(1) == 0xffffffffu && P::n0 == 0xffffffffu;
 };
 
-// Add, subtract and the Montgomery multiply: one generated asm block each
-// (tools/gen_ptx_field.py says why and how), picked by the field's limb count.
+// Add, subtract and the Montgomery multiply, generated (tools/gen_ptx_field.py
+// says why and how), picked by the field's limb count: one asm block each,
+// or with P::inst one call per instruction (the CPU model has only that form).
 template <class P> CZ_D void ptx_add(uint32_t *r, const uint32_t *a, const uint32_t *b) {
     static_assert(P::N == 12 || P::N == 8, "Fp or Fr");
-    if constexpr (P::N == 12)
-        cz_add_fp(r, a, b);
-    else
+#if defined(__CUDA_ARCH__) && !defined(CUZK_NO_PTX_FIELD)
+    if constexpr (P::N == 8)
         cz_add_fr(r, a, b);
+    else if constexpr (P::inst)
+        cz_add_fp_i(r, a, b);
+    else
+        cz_add_fp(r, a, b);
+#elif defined(CZ_PTX_EMULATE) // the CPU model
+    if constexpr (P::N == 12)
+        cz_add_fp_i(r, a, b);
+    else
+        cz_add_fr_i(r, a, b);
+#else                         // CUZK_NO_PTX_FIELD: the portable C is used instead
+    (void)r, (void)a, (void)b;
+#endif
 }
 template <class P> CZ_D void ptx_sub(uint32_t *r, const uint32_t *a, const uint32_t *b) {
     static_assert(P::N == 12 || P::N == 8, "Fp or Fr");
-    if constexpr (P::N == 12)
-        cz_sub_fp(r, a, b);
-    else
+#if defined(__CUDA_ARCH__) && !defined(CUZK_NO_PTX_FIELD)
+    if constexpr (P::N == 8)
         cz_sub_fr(r, a, b);
+    else if constexpr (P::inst)
+        cz_sub_fp_i(r, a, b);
+    else
+        cz_sub_fp(r, a, b);
+#elif defined(CZ_PTX_EMULATE) // the CPU model
+    if constexpr (P::N == 12)
+        cz_sub_fp_i(r, a, b);
+    else
+        cz_sub_fr_i(r, a, b);
+#else                         // CUZK_NO_PTX_FIELD: the portable C is used instead
+    (void)r, (void)a, (void)b;
+#endif
 }
 template <class P> CZ_D void ptx_mul2(uint32_t *r, const uint32_t *a, const uint32_t *b) {
     static_assert(P::N == 12 || P::N == 8, "Fp or Fr");
-    if constexpr (P::N == 12)
-        cz_mul_fp(r, a, b);
-    else
+#if defined(__CUDA_ARCH__) && !defined(CUZK_NO_PTX_FIELD)
+    if constexpr (P::N == 8)
         cz_mul_fr(r, a, b);
+    else if constexpr (P::inst)
+        cz_mul_fp_i(r, a, b);
+    else
+        cz_mul_fp(r, a, b);
+#elif defined(CZ_PTX_EMULATE) // the CPU model
+    if constexpr (P::N == 12)
+        cz_mul_fp_i(r, a, b);
+    else
+        cz_mul_fr_i(r, a, b);
+#else                         // CUZK_NO_PTX_FIELD: the portable C is used instead
+    (void)r, (void)a, (void)b;
+#endif
 }
 
 // One multiply-add of a carry chain: the low or high half, first (no carry

@@ -14,7 +14,19 @@
 // and spills (G2 2^24 faster); G1, which does not spill, was faster with the
 // whole base loaded first and no prefetch (PERFORMANCE.md, gpu_msm_acc_mem and
 // gpu_msm_prefetch, measured and retired).
-template <class F> struct acc_plan { static constexpr bool g2 = sizeof(affine<F>) > 100; };
+// G2's bucket kernel runs over Fp2 with the PTX chains one instruction at a
+// time (dfp2_i, the same bytes): ptxas spills less there that way (the bucket
+// phase of G2 2^24 measured 5 % faster than with one asm block per
+// operation, PERFORMANCE.md); everything else keeps the blocks, which cicc
+// compiles in a fraction of the time.
+template <class F> struct acc_plan {
+    static constexpr bool g2 = sizeof(affine<F>) > 100;
+    typedef F kf; // the bucket kernel's field type
+};
+template <> struct acc_plan<dfp2> {
+    static constexpr bool g2 = true;
+    typedef dfp2_i kf;
+};
 
 // Entry v: base v & 0x7fffffff, negated if bit 31 is set.
 template <class F>
@@ -166,8 +178,10 @@ static cuda_status accumulate(cuda_ctx *c, const uint32_t *keys, const uint32_t 
     uint32_t *pk[2] = {(uint32_t *)c->pkeys[0].p, (uint32_t *)c->pkeys[1].p};
     xyzz<F> *pp[2] = {(xyzz<F> *)c->part[0].p, (xyzz<F> *)c->part[1].p};
     unsigned blocks = (unsigned)((threads + 127) / 128);
-    k_acc0<F><<<blocks, 128, 0, c->stream>>>(keys, vals, m, none, (uint32_t)seg, bases, buckets,
-                                             pk[0], pp[0], threads);
+    typedef typename acc_plan<F>::kf K;
+    k_acc0<K><<<blocks, 128, 0, c->stream>>>(keys, vals, m, none, (uint32_t)seg,
+                                             (const affine<K> *)bases, (xyzz<K> *)buckets, pk[0],
+                                             (xyzz<K> *)pp[0], threads);
     CZ_LAUNCHED("k_acc0");
     size_t n = 2 * threads;
     int cur = 0;
