@@ -280,14 +280,13 @@ def render():
            "// field_ptx.cuh after the instruction functions.\n"
            "#ifndef CUZK_CUDA_FIELD_PTX_GEN_CUH\n#define CUZK_CUDA_FIELD_PTX_GEN_CUH\n\n"
            "#include <stdint.h>\n\n"
-           "// The moduli and -1/p mod 2^32 the chains were generated for (field.cuh\n"
-           "// checks its own against them).\n"]
-    out.append("static constexpr uint32_t cz_gen_fp_p[12] = {%s};\n"
-               % ", ".join("0x%08xu" % v for v in p_fp))
-    out.append("static constexpr uint32_t cz_gen_fr_p[8] = {%s};\n"
-               % ", ".join("0x%08xu" % v for v in p_fr))
-    out.append("static constexpr uint32_t cz_gen_fp_n0 = 0x%08xu, cz_gen_fr_n0 = 0x%08xu;\n\n"
-               % (n0_fp, n0_fr))
+           "// The moduli, the Montgomery ones (R mod p) and -1/p mod 2^32, as 32-bit\n"
+           "// limbs (field.cuh's parameter structs read them; the chains embed them).\n"]
+    one_fp = limbs32(gen_constants.RP, 12)  # the Montgomery one, R mod p
+    one_fr = limbs32(gen_constants.RR, 8)
+    for name, v in (("FP_P", p_fp), ("FR_P", p_fr), ("FP_ONE", one_fp), ("FR_ONE", one_fr)):
+        out.append("#define CZ_%s {%s}\n" % (name, ", ".join("0x%08xu" % x for x in v)))
+    out.append("#define CZ_FP_N0 0x%08xu\n#define CZ_FR_N0 0x%08xu\n\n" % (n0_fp, n0_fr))
     out.append("#if defined(__CUDA_ARCH__) && !defined(CUZK_NO_PTX_FIELD)\n")
     for name, em, n in ops:
         out.append(render_asm(name, em, n))

@@ -23,34 +23,11 @@
 #define CZ_UNROLL
 #endif
 
-// The moduli and Montgomery ones as 32-bit limbs (from field/constants.h).
-#define CZ_FP_P                                                                                    \
-    {                                                                                              \
-        0xffffaaabu, 0xb9feffffu, 0xb153ffffu, 0x1eabfffeu, 0xf6b0f624u, 0x6730d2a0u, 0xf38512bfu, \
-            0x64774b84u, 0x434bacd7u, 0x4b1ba7b6u, 0x397fe69au, 0x1a0111eau                        \
-    }
-#define CZ_FR_P                                                                                    \
-    {                                                                                              \
-        0x00000001u, 0xffffffffu, 0xfffe5bfeu, 0x53bda402u, 0x09a1d805u, 0x3339d808u, 0x299d7d48u, \
-            0x73eda753u                                                                            \
-    }
-
-#define CZ_FP_ONE                                                                                  \
-    {                                                                                              \
-        0x0002fffdu, 0x76090000u, 0xc40c0002u, 0xebf4000bu, 0x53c758bau, 0x5f489857u, 0x70525745u, \
-            0x77ce5853u, 0xa256ec6du, 0x5c071a97u, 0xfa80e493u, 0x15f65ec3u                        \
-    }
-#define CZ_FR_ONE                                                                                  \
-    {                                                                                              \
-        0xfffffffeu, 0x00000001u, 0x00034802u, 0x5884b7fau, 0xecbc4ff5u, 0x998c4fefu, 0xacc5056fu, \
-            0x1824b159u                                                                            \
-    }
-
 // Limb i of the modulus; with unrolled loops these fold to immediates.
 struct fp_params {
     static constexpr int N = 12;
-    static constexpr bool inst = false; // the PTX chains as one asm block each (field_ptx.cuh)
-    static constexpr uint32_t n0 = 0xfffcfffdu; // -p^-1 mod 2^32
+    static constexpr bool inst = false;      // the PTX chains as one asm block each (field_ptx.cuh)
+    static constexpr uint32_t n0 = CZ_FP_N0; // -p^-1 mod 2^32
     static CZ_HD constexpr uint32_t p(int i) {
         constexpr uint32_t m[12] = CZ_FP_P;
         return m[i];
@@ -63,7 +40,7 @@ struct fp_params {
 struct fr_params {
     static constexpr int N = 8;
     static constexpr bool inst = false;
-    static constexpr uint32_t n0 = 0xffffffffu;
+    static constexpr uint32_t n0 = CZ_FR_N0;
     static CZ_HD constexpr uint32_t p(int i) {
         constexpr uint32_t m[8] = CZ_FR_P;
         return m[i];
@@ -78,16 +55,6 @@ template <class P> struct field {
     static constexpr int N = P::N;
     uint32_t v[N];
 };
-
-// The moduli here are those the generated PTX chains were made for.
-template <class P> constexpr bool cz_params_match(const uint32_t *gp, uint32_t gn0) {
-    for (int i = 0; i < P::N; i++)
-        if (P::p(i) != gp[i])
-            return false;
-    return P::n0 == gn0;
-}
-static_assert(cz_params_match<fp_params>(cz_gen_fp_p, cz_gen_fp_n0), "Fp: field_ptx_gen.cuh");
-static_assert(cz_params_match<fr_params>(cz_gen_fr_p, cz_gen_fr_n0), "Fr: field_ptx_gen.cuh");
 
 // Shoup's quotient for a fixed Fr multiplier w < p (ptx_mul_shoup): q =
 // floor(w 2^288 / p), 9 limbs, by restoring division one bit at a time (host

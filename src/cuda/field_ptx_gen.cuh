@@ -9,11 +9,14 @@
 
 #include <stdint.h>
 
-// The moduli and -1/p mod 2^32 the chains were generated for (field.cuh
-// checks its own against them).
-static constexpr uint32_t cz_gen_fp_p[12] = {0xffffaaabu, 0xb9feffffu, 0xb153ffffu, 0x1eabfffeu, 0xf6b0f624u, 0x6730d2a0u, 0xf38512bfu, 0x64774b84u, 0x434bacd7u, 0x4b1ba7b6u, 0x397fe69au, 0x1a0111eau};
-static constexpr uint32_t cz_gen_fr_p[8] = {0x00000001u, 0xffffffffu, 0xfffe5bfeu, 0x53bda402u, 0x09a1d805u, 0x3339d808u, 0x299d7d48u, 0x73eda753u};
-static constexpr uint32_t cz_gen_fp_n0 = 0xfffcfffdu, cz_gen_fr_n0 = 0xffffffffu;
+// The moduli, the Montgomery ones (R mod p) and -1/p mod 2^32, as 32-bit
+// limbs (field.cuh's parameter structs read them; the chains embed them).
+#define CZ_FP_P {0xffffaaabu, 0xb9feffffu, 0xb153ffffu, 0x1eabfffeu, 0xf6b0f624u, 0x6730d2a0u, 0xf38512bfu, 0x64774b84u, 0x434bacd7u, 0x4b1ba7b6u, 0x397fe69au, 0x1a0111eau}
+#define CZ_FR_P {0x00000001u, 0xffffffffu, 0xfffe5bfeu, 0x53bda402u, 0x09a1d805u, 0x3339d808u, 0x299d7d48u, 0x73eda753u}
+#define CZ_FP_ONE {0x0002fffdu, 0x76090000u, 0xc40c0002u, 0xebf4000bu, 0x53c758bau, 0x5f489857u, 0x70525745u, 0x77ce5853u, 0xa256ec6du, 0x5c071a97u, 0xfa80e493u, 0x15f65ec3u}
+#define CZ_FR_ONE {0xfffffffeu, 0x00000001u, 0x00034802u, 0x5884b7fau, 0xecbc4ff5u, 0x998c4fefu, 0xacc5056fu, 0x1824b159u}
+#define CZ_FP_N0 0xfffcfffdu
+#define CZ_FR_N0 0xffffffffu
 
 #if defined(__CUDA_ARCH__) && !defined(CUZK_NO_PTX_FIELD)
 static __device__ __forceinline__ void cz_add_fp(uint32_t *r, const uint32_t *a,
