@@ -290,13 +290,14 @@ def render():
     out.append("#if defined(__CUDA_ARCH__) && !defined(CUZK_NO_PTX_FIELD)\n")
     for name, em, n in ops:
         out.append(render_asm(name, em, n))
-    for name, em, n in ops:  # the per-instruction form on the device: Fp's (G2's buckets)
-        if name.endswith("_fp"):
-            out.append(render_inst(name + "_i", em, "static __device__ __forceinline__"))
-    out.append("#elif defined(CZ_PTX_EMULATE)\n")
+    out.append("#define CZ_GEN_INST static __device__ __forceinline__\n"
+               "#elif defined(CZ_PTX_EMULATE)\n"
+               "#define CZ_GEN_INST static inline\n"
+               "#endif\n\n"
+               "#ifdef CZ_GEN_INST\n")
     for name, em, n in ops:
-        out.append(render_inst(name + "_i", em, "static inline"))
-    out.append("#endif\n\n#endif\n")
+        out.append(render_inst(name + "_i", em, "CZ_GEN_INST"))
+    out.append("#undef CZ_GEN_INST\n#endif\n\n#endif\n")
     return "".join(out)
 
 
