@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Shared-memory bank conflicts of the CUDA NTT block passes' exchanges (cuda_ntt_block.cu,
-gpu_ntt_round=1 with gpu_ntt_shfl: 9 stages, 256 threads of 2 elements per sub-transform).
+the default plan: two elements a thread, 9 stages, 256 threads per sub-transform).
 Between rounds whose positions differ in a thread-index bit that is a lane bit, threads
 trade by shuffles; the other exchanges go through shared memory, one 32-bit limb per
 access, at nb_pad(slot). For the plain thread order (tt = thread) and the warp-major one
-(gpu_ntt_warp_trivial: tt's low 3 bits the warp's), with padding of one word in 8 or in 16,
+(tt's low 3 bits the warp's), with padding of one word in 8 or in 16,
 prints the average and worst number of distinct words a warp's access puts in one bank
 (1: no conflict). Usage: tools/ntt_bank_model.py (a second)."""
 K, E, T = 9, 1, 256

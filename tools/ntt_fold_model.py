@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Model of the CUDA H step's folded inverse transform (gpu_h_fold = 2), in plain Python
+"""Model of the CUDA H step's folded inverse transform (coset shift and 1/n in the roots), in plain Python
 integers over BLS12-381's Fr: the block-pass plan of cuda_ntt.cu (passes of at most 9
 stages, six-step column twiddles omega_N^-(c brev_k(p)) after each pass), with the coset
 shift g^(2^b) multiplied into the odd branch of the stage that decides bit b of the output

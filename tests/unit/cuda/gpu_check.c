@@ -155,7 +155,7 @@ static void check_field(cuda_ctx *c) {
     CHECK(cuda_field_mul_check(c, a, b, o, x, y, r, n, &e) == CUDA_OK);
     int bad = 0;
     for (size_t i = 0; i < n; i++) {
-        fp t, q; /* 2 a b (ptx_mul and ptx_mul2) + a - b + a^2 */
+        fp t, q; /* 2 a b + a - b + a^2 (cuda_field_mul_check) */
         fp_mul(&t, &a[i], &b[i]);
         fp_add(&t, &t, &t);
         fp_add(&t, &t, &a[i]);
@@ -172,8 +172,9 @@ static void check_field(cuda_ctx *c) {
         bad += !fp_equal(&t, &o[i]) || !fr_equal(&u, &r[i]);
     }
     CHECK(bad == 0);
-    printf("gpu field: %zu Fp and Fr products (ptx_mul, ptx_mul2) and squares: %s\n", n,
-           bad ? "MISMATCH" : "equal");
+    printf(
+        "gpu field: %zu Fp and Fr products, sums, differences and squares (the PTX chains): %s\n",
+        n, bad ? "MISMATCH" : "equal");
     free(a), free(b), free(o), free(x), free(y), free(r);
 }
 
