@@ -10,6 +10,8 @@
 #   engine, CPU vs CUDA), bench ab on B_G2's placement, GPU checks at 2^12.
 #   tools/gpu-check.sh porep512: PoRep C2 512 MiB, CPU vs CUDA, byte-identical
 #   and verified, then warm CUDA proofs with the per-phase breakdown.
+#   tools/gpu-check.sh ab: bench_cuda of an older commit (.device/old, made by
+#   tools/gpu-prepare.sh --old REV) against this tree's, in one call.
 #   tools/gpu-check.sh cuda [MSM_LOG NTT_LOG]: only the CUDA backend: build
 #   cuzk, cuzk_gpu_check and bench_cuda, check GPU against CPU, then time the
 #   GPU MSMs, NTTs, H step and whole proofs (CPU and GPU backends).
@@ -137,6 +139,25 @@ if [ "${1:-}" = porep512 ]; then
     $c verify porep --c1 $c1 --params-dir $d/p --proof $d/cuda.bin | tail -1
     timeout 200 $c bench ab --workload porep-512m --c1 $c1 --params-dir $d/p --backend cuda \
         --a gpu_g2=0 --b gpu_g2=1 --runs 3 2>&1 | tee $out/ab512.txt | tail -26
+    exit 0
+fi
+if [ "${1:-}" = ab ]; then
+    # bench_cuda before and after in one call: the carried .device/old
+    # (tools/gpu-prepare.sh --old REV) against this tree's build, alternating
+    # rounds, medians of 5: G2 2^24, G1 2^26, NTT 2^27, the H step 2^27.
+    gpu_build bench_cuda || exit 1
+    gunzip -kf .device/old/bench_cuda.gz && chmod +x .device/old/bench_cuda || exit 1
+    for round in 1 2; do
+        for side in "before $(cat .device/old/REV 2>/dev/null)" after; do
+            b=.device/old/bench_cuda
+            [ "$side" = after ] && b=build-gpu/bench_cuda
+            echo "== $side, round $round"
+            BENCH_REPS=5 timeout 60 $b msm 24 24 random g2 2>&1 | grep -E "^bench_cuda msm"
+            BENCH_REPS=5 timeout 90 $b msm 26 26 random 2>&1 | grep -E "^bench_cuda msm"
+            BENCH_REPS=5 timeout 90 $b ntt 27 27 2>&1 | grep -E "^bench_cuda ntt"
+            BENCH_REPS=5 timeout 60 $b h 27 2>&1 | grep -E "^bench_cuda H"
+        done
+    done 2>&1 | tee "$out/ab.txt"
     exit 0
 fi
 if [ "${1:-}" = cuda ]; then

@@ -6,9 +6,12 @@
 #   and bench_cuda (or the NAMEs given) here for sm_90 (build-dev, no daemon,
 #   static jansson and libcrypto) into .device/bin and packs them into
 #   .device/carry/bin.tgz, which tools/gpu-check.sh then uses instead of its
-#   own build (same nvcc 13.0): for binaries of another commit, say, to
-#   compare in one device call.  Built for sm_90 only (90-real: no PTX for
+#   own build (same nvcc 13.0).  Built for sm_90 only (90-real: no PTX for
 #   the JIT), to fit the device's 64 MiB carry.
+#   tools/gpu-prepare.sh --old REV: builds bench_cuda of commit REV (a
+#   worktree in /tmp) into .device/old/bench_cuda.gz, the "before" side of
+#   `tools/gpu-check.sh ab` (commits before the build work of issue #25 take
+#   about 40 minutes here).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 dst="$root/.device/jansson"
@@ -25,6 +28,21 @@ cp /usr/include/x86_64-linux-gnu/openssl/*.h "$dst/include/openssl/"
 cp /usr/lib/x86_64-linux-gnu/libcrypto.a "$dst/lib/"
 echo "prepared $dst"
 
+if [ "${1:-}" = --old ]; then
+    rev=$(git -C "$root" rev-parse --short "${2:?usage: --old REV}")
+    wt=/tmp/cuzk-old-$rev
+    [ -d "$wt" ] || git -C "$root" worktree add -f "$wt" "$rev" >/dev/null
+    cmake -S "$wt" -B "$wt/build-dev" -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90-real \
+        -DCUZK_DAEMON=OFF -DCUZK_JANSSON_ROOT="$root/.device/jansson" \
+        -DCUZK_CRYPTO_ROOT="$root/.device/crypto" >/dev/null
+    cmake --build "$wt/build-dev" -j"$(nproc)" --target bench_cuda >"$root/.device/build-old.txt" 2>&1 ||
+        { grep -E "error" "$root/.device/build-old.txt" | head; exit 1; }
+    mkdir -p "$root/.device/old"
+    strip -o "$root/.device/old/bench_cuda" "$wt/build-dev/bench_cuda"
+    gzip -f "$root/.device/old/bench_cuda" && echo "$rev" >"$root/.device/old/REV"
+    echo "prepared $root/.device/old/bench_cuda.gz ($rev)"
+    exit 0
+fi
 [ "${1:-}" = --build ] || exit 0
 cmake -S "$root" -B "$root/build-dev" -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90-real \
     -DCUZK_DAEMON=OFF -DCMAKE_CUDA_FLAGS=-Xptxas=-v -DCUZK_JANSSON_ROOT="$root/.device/jansson" \
