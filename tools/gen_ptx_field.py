@@ -4,8 +4,8 @@ Montgomery multiply, each as ONE inline-asm block of PTX carry chains.
 
 Why one block: written as one asm statement per instruction (a multiply is
 about 580 of them), NVIDIA's front end (cicc) takes time that grows faster
-than linearly with the statements in a kernel: the G2 MSM file spent over a
-quarter of an hour there.  One block per operation hands the same instruction
+than linearly with the statements in a kernel, and the G2 MSM file spent far
+longer there than in anything else.  One block per operation hands the same instruction
 stream to ptxas, which allocates and schedules it as before, and cicc's time
 becomes small (docs/PERFORMANCE.md, "Builds in minutes").
 

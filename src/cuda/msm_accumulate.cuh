@@ -15,10 +15,10 @@
 // whole base loaded first and no prefetch (PERFORMANCE.md, gpu_msm_acc_mem and
 // gpu_msm_prefetch, measured and retired).
 // G2's bucket kernel runs over Fp2 with the PTX chains one instruction at a
-// time (dfp2_i, the same bytes): ptxas spills less there that way (the bucket
-// phase of G2 2^24 measured 5 % faster than with one asm block per
-// operation, PERFORMANCE.md); everything else keeps the blocks, which cicc
-// compiles in a fraction of the time.
+// time (dfp2_i, the same bytes): with one asm block per operation ptxas
+// spilled more there and the bucket phase ran slower (PERFORMANCE.md);
+// everything else keeps the blocks, which cicc compiles in a fraction of the
+// time.
 template <class F> struct acc_plan {
     static constexpr bool g2 = sizeof(affine<F>) > 100;
     typedef F kf; // the bucket kernel's field type
