@@ -1,15 +1,15 @@
 /* The engine's public API (include/cuzk/engine.h): life cycle, submit, await,
- * cancel, SRS preload/evict, timelines, and the final-state bookkeeping that
- * every path ends in (engine_job_finish).
+ * cancel, SRS preload/evict, timelines.  It assembles the parts (job table,
+ * scheduler, memory budget, SRS manager, pipeline) and calls down into them;
+ * nothing calls back up into this file.
  *
  * A request's path: cuzk_engine_submit validates it and asks the kind's
  * provider for a plan (outside the lock), then, under the lock, dedups by
  * request_id, creates the job and queues it (scheduler.c).  The dispatcher
  * (pipeline.c) turns queued jobs into batches; synthesis and prover workers
- * fill the job's proof slots; engine_job_finish records the final state,
- * wakes awaits and prunes old results (job.c). */
+ * fill the job's proof slots; job_finish (job.c) records the final state,
+ * wakes awaits, and the table prunes old results. */
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,76 +20,20 @@
 #endif
 #include "engine/engine_internal.h"
 #include "engine/providers.h"
+#include "util/err.h"
 
-void engine_log(const char *fmt, ...) {
-    char buf[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "cuzk engine: %s\n", buf);
-}
-
-static const double stage_bounds_ms[7] = {10, 100, 1000, 10000, 60000, 300000, 1800000};
-
-void engine_stage(cuzk_engine *e, engine_job *j, int partition, cuzk_stage stage, double start_ms,
-                  double end_ms) {
-    job_event(j, partition, stage, start_ms, end_ms);
-    double d = end_ms - start_ms;
-    e->stage_sum_ms[stage] += d;
-    e->stage_count[stage]++;
-    size_t b = 0;
-    while (b < 7 && d > stage_bounds_ms[b])
-        b++;
-    e->stage_bucket[stage][b]++;
-}
-
-void engine_job_finish(cuzk_engine *e, engine_job *j, cuzk_job_state st, const char *fmt, ...) {
-    if (job_is_final(j))
-        return;
-    if (j->dispatch_seq && e->running_by_kind[j->kind])
-        e->running_by_kind[j->kind]--;
-    j->state = st;
-    char msg[CUZK_ERROR_LEN]; /* the message may be j->error itself */
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    memcpy(j->error, msg, sizeof msg);
-    j->end_ms = engine_now(e);
-    if (st == CUZK_JOB_COMPLETED) {
-        e->completed_by_kind[j->kind]++;
-        e->duration_sum_s[j->kind] += (j->end_ms - j->submit_ms) / 1000;
-    } else if (st == CUZK_JOB_FAILED) {
-        e->failed_by_kind[j->kind]++;
-    } else {
-        e->cancelled++;
-    }
-    if (j->in_table)
-        job_table_finished(&e->jobs, j);
-    pthread_cond_broadcast(&e->cv_done);
-}
-
-static void prune(cuzk_engine *e) {
-    job_table_prune(&e->jobs, e->cfg.result_keep_count, (double)e->cfg.result_keep_s * 1000,
-                    engine_now(e));
-}
-
-static void set_err(char err[CUZK_ERROR_LEN], const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void set_err(char err[CUZK_ERROR_LEN], const char *fmt, ...) {
-    if (!err)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, CUZK_ERROR_LEN, fmt, ap);
-    va_end(ap);
+/* The SRS manager's inputs (srs_env), under the engine lock. */
+static double srs_now(void *ctx) { return engine_now(ctx); }
+static void srs_forget(void *ctx, const groth16_params_data *d) {
+    const cuzk_engine *e = ctx;
+    if (e->backend->forget)
+        e->backend->forget(d);
 }
 
 cuzk_engine *cuzk_engine_new(const cuzk_engine_config *cfg, char err[CUZK_ERROR_LEN]) {
     cuzk_engine *e = calloc(1, sizeof *e);
     if (!e) {
-        set_err(err, "engine: out of memory");
+        err_set(err, CUZK_ERROR_LEN, "engine: out of memory");
         return NULL;
     }
     if (cfg)
@@ -115,10 +59,11 @@ cuzk_engine *cuzk_engine_new(const cuzk_engine_config *cfg, char err[CUZK_ERROR_
     pthread_cond_init(&e->cv_done, &ca);
     pthread_condattr_destroy(&ca);
     e->t0_ms = timing_now_ms();
-    job_table_init(&e->jobs);
+    job_table_init(&e->jobs, c->result_keep_count, (double)c->result_keep_s * 1000, &e->cv_done);
     sched_init(&e->sched, c->max_batch_size, (double)c->max_batch_wait_ms, c->sort_by_type);
     mem_init(&e->mem, c->memory_budget);
-    srs_init(&e->srs, c->param_cache);
+    srs_env srs_in = {&e->mem, &e->mu, &e->cv_mem, e, srs_now, pipeline_can_release, srs_forget};
+    srs_init(&e->srs, c->param_cache, &srs_in);
     /* The Filecoin circuits built so far; tests may replace them. */
     e->providers[CUZK_KIND_POREP_C2] = engine_provider_porep;
     e->providers[CUZK_KIND_WINDOW_POST] = engine_provider_post;
@@ -147,7 +92,7 @@ cuzk_engine *cuzk_engine_new(const cuzk_engine_config *cfg, char err[CUZK_ERROR_
 #endif
     char perr[CUZK_ERROR_LEN] = "";
     if (pipeline_start(e, perr) != 0) {
-        set_err(err, "%s", perr);
+        err_set(err, CUZK_ERROR_LEN, "%s", perr);
         cuzk_engine_free(e);
         return NULL;
     }
@@ -205,8 +150,6 @@ void cuzk_engine_free(cuzk_engine *e) {
         return;
     cuzk_engine_shutdown(e);
     job_table_clear(&e->jobs);
-    for (srs_set *s = e->srs.sets; s && e->backend->forget; s = s->next)
-        e->backend->forget(&s->data); /* the GPU's resident copies of our sets */
     srs_free(&e->srs);
     pthread_cond_destroy(&e->cv_sched);
     pthread_cond_destroy(&e->cv_synth);
@@ -259,20 +202,20 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_request *req, cuzk_sub
         info = &dummy;
     memset(info, 0, sizeof *info);
     if (!e || !req) {
-        set_err(err, "missing request");
+        err_set(err, CUZK_ERROR_LEN, "missing request");
         return CUZK_E_INVALID;
     }
     if (req->kind <= CUZK_KIND_UNSPECIFIED || req->kind >= CUZK_KIND_COUNT) {
-        set_err(err, "invalid proof_kind: %d", (int)req->kind);
+        err_set(err, CUZK_ERROR_LEN, "invalid proof_kind: %d", (int)req->kind);
         return CUZK_E_INVALID;
     }
     if ((int)req->priority < CUZK_PRIORITY_DEFAULT || req->priority > CUZK_PRIORITY_CRITICAL) {
-        set_err(err, "invalid priority: %d", (int)req->priority);
+        err_set(err, CUZK_ERROR_LEN, "invalid priority: %d", (int)req->priority);
         return CUZK_E_INVALID;
     }
     const char *rid = req->request_id && *req->request_id ? req->request_id : NULL;
     if (rid && strlen(rid) >= CUZK_JOB_ID_LEN) {
-        set_err(err, "request_id longer than %d bytes", CUZK_JOB_ID_LEN - 1);
+        err_set(err, CUZK_ERROR_LEN, "request_id longer than %d bytes", CUZK_JOB_ID_LEN - 1);
         return CUZK_E_INVALID;
     }
     cuzk_priority prio = req->priority ? req->priority : cuzk_kind_default_priority(req->kind);
@@ -280,7 +223,7 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_request *req, cuzk_sub
     pthread_mutex_lock(&e->mu);
     if (e->stopping) {
         pthread_mutex_unlock(&e->mu);
-        set_err(err, "the engine is shutting down");
+        err_set(err, CUZK_ERROR_LEN, "the engine is shutting down");
         return CUZK_E_SHUTDOWN;
     }
     engine_job *known = rid ? job_table_find(&e->jobs, rid) : NULL;
@@ -291,12 +234,13 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_request *req, cuzk_sub
     }
     if (!e->has_provider[req->kind]) {
         pthread_mutex_unlock(&e->mu);
-        set_err(err, "unsupported: %s circuit not built yet", cuzk_kind_name(req->kind));
+        err_set(err, CUZK_ERROR_LEN, "unsupported: %s circuit not built yet",
+                cuzk_kind_name(req->kind));
         return CUZK_E_UNSUPPORTED;
     }
     if (e->cfg.max_pending_jobs && e->sched.n_queued >= e->cfg.max_pending_jobs) {
         pthread_mutex_unlock(&e->mu);
-        set_err(err, "queue full: %u jobs pending", e->cfg.max_pending_jobs);
+        err_set(err, CUZK_ERROR_LEN, "queue full: %u jobs pending", e->cfg.max_pending_jobs);
         return CUZK_E_EXHAUSTED;
     }
     engine_circuit_provider p = e->providers[req->kind];
@@ -308,14 +252,15 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_request *req, cuzk_sub
     char perr[CUZK_ERROR_LEN] = "";
     cuzk_status st = p.plan(p.ctx, req, &plan, perr);
     if (st != CUZK_OK) {
-        set_err(err, "%s: %s", cuzk_kind_name(req->kind), perr[0] ? perr : cuzk_status_name(st));
+        err_set(err, CUZK_ERROR_LEN, "%s: %s", cuzk_kind_name(req->kind),
+                perr[0] ? perr : cuzk_status_name(st));
         return st;
     }
     plan.circuit_id[sizeof plan.circuit_id - 1] = 0;
     if (!plan.n_partitions || !plan.circuit_id[0] || !plan.partition_bytes) {
         if (p.release)
             p.release(p.ctx, plan.state);
-        set_err(err, "internal: provider %s returned an empty plan", p.name);
+        err_set(err, CUZK_ERROR_LEN, "internal: provider %s returned an empty plan", p.name);
         return CUZK_E_INTERNAL;
     }
 
@@ -327,14 +272,14 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_request *req, cuzk_sub
     pthread_mutex_lock(&e->mu);
     st = CUZK_OK;
     if (e->stopping) {
-        set_err(err, "the engine is shutting down");
+        err_set(err, CUZK_ERROR_LEN, "the engine is shutting down");
         st = CUZK_E_SHUTDOWN;
     } else if ((known = job_table_find(&e->jobs, id))) { /* raced with the same id */
         existing_info(e, known, info);
     } else {
         engine_job *j = job_new(id, req->kind, prio, &p, &plan);
         if (!j) {
-            set_err(err, "internal: out of memory");
+            err_set(err, CUZK_ERROR_LEN, "internal: out of memory");
             st = CUZK_E_INTERNAL;
         } else {
             plan.state = NULL; /* the job owns it now */
@@ -344,7 +289,7 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_request *req, cuzk_sub
             sched_push(&e->sched, j);
             snprintf(info->job_id, sizeof info->job_id, "%s", j->id);
             info->queue_position = sched_position(&e->sched, j);
-            prune(e);
+            job_table_prune(&e->jobs, engine_now(e));
             pthread_cond_broadcast(&e->cv_sched);
         }
     }
@@ -433,7 +378,7 @@ cuzk_status cuzk_engine_preload_srs(cuzk_engine *e, const char *circuit_id, int 
     *already_loaded = 0;
     *load_ms = 0;
     if (!e || !circuit_id) {
-        set_err(err, "missing circuit id");
+        err_set(err, CUZK_ERROR_LEN, "missing circuit id");
         return CUZK_E_INVALID;
     }
     char msg[CUZK_ERROR_LEN] = "";
@@ -443,14 +388,14 @@ cuzk_status cuzk_engine_preload_srs(cuzk_engine *e, const char *circuit_id, int 
     if (s) {
         *already_loaded = s->tier == SRS_HOT && !s->loading;
         double ms = 0;
-        st = srs_acquire(e, s, 0, 0, &ms, msg);
+        st = srs_acquire(&e->srs, s, 0, 0, &ms, msg);
         if (st == CUZK_OK)
-            srs_release(e, s);
+            srs_release(&e->srs, s);
         *load_ms = (uint64_t)(ms + 0.5);
     }
     pthread_mutex_unlock(&e->mu);
     if (st != CUZK_OK)
-        set_err(err, "%s", msg);
+        err_set(err, CUZK_ERROR_LEN, "%s", msg);
     return st;
 }
 
@@ -472,7 +417,7 @@ cuzk_status cuzk_engine_evict_srs(cuzk_engine *e, const char *circuit_id, int *w
     srs_set *s = srs_lookup(&e->srs, circuit_id, &st, msg);
     if (s) {
         *was_loaded = s->tier == SRS_HOT;
-        st = srs_evict(e, s, freed_bytes);
+        st = srs_evict(&e->srs, s, freed_bytes);
     }
     pthread_mutex_unlock(&e->mu);
     return st;

@@ -27,6 +27,7 @@
 #include "engine/scheduler.h"
 #include "engine/srs.h"
 #include "groth16/backend.h"
+#include "util/slog.h"
 #include "util/timing.h"
 
 /* Jobs of one circuit admitted together: partition i of every live job is
@@ -77,7 +78,7 @@ struct cuzk_engine {
     pthread_cond_t cv_sched, cv_synth, cv_prove, cv_mem, cv_done;
     double t0_ms; /* monotonic clock at start: the timeline's origin */
 
-    job_table jobs;
+    job_table jobs; /* and the job counters */
     scheduler sched;
     mem_budget mem;
     srs_manager srs;
@@ -105,14 +106,8 @@ struct cuzk_engine {
     int dispatcher_done; /* the queue is empty for good */
     int shutdown_done;
 
-    /* counters */
-    uint64_t completed_by_kind[CUZK_KIND_COUNT], failed_by_kind[CUZK_KIND_COUNT];
-    uint64_t cancelled, self_verify_failures, cpu_retries;
-    uint32_t running_by_kind[CUZK_KIND_COUNT];
-    double duration_sum_s[CUZK_KIND_COUNT];
-    double stage_sum_ms[CUZK_STAGE_COUNT];
-    uint64_t stage_count[CUZK_STAGE_COUNT];
-    uint64_t stage_bucket[CUZK_STAGE_COUNT][8];
+    /* counters (the per-kind and per-stage ones are jobs.stats) */
+    uint64_t self_verify_failures, cpu_retries;
     engine_debug_stats dbg;
 };
 
@@ -125,16 +120,18 @@ int pipeline_start(cuzk_engine *e, char err[CUZK_ERROR_LEN]);
 void pipeline_join(cuzk_engine *e);
 /* A running job was cancelled: drop its queued partitions now. */
 void pipeline_cancel_job(cuzk_engine *e, engine_job *j);
-/* Whether memory held now will be released without new admissions. */
-int pipeline_can_release(const cuzk_engine *e);
+/* Whether memory held now will be released without new admissions (the SRS
+ * manager's can_release input; ctx is the engine). */
+int pipeline_can_release(void *ctx);
 
-/* engine.c: a job reached a final state (counters, retention, wake awaits). */
-void engine_job_finish(cuzk_engine *e, engine_job *j, cuzk_job_state st, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-/* Records a stage interval in the job and the stage metrics. */
-void engine_stage(cuzk_engine *e, engine_job *j, int partition, cuzk_stage stage, double start_ms,
-                  double end_ms);
-void engine_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Shorthands for the job bookkeeping (job.c) on the engine's table and clock. */
+static inline void engine_stage(cuzk_engine *e, engine_job *j, int partition, cuzk_stage stage,
+                                double start_ms, double end_ms) {
+    job_stage(&e->jobs, j, partition, stage, start_ms, end_ms);
+}
+#define engine_job_finish(e, j, st, ...) job_finish(&(e)->jobs, j, st, engine_now(e), __VA_ARGS__)
+/* A warning from the engine, through the structured log. */
+#define engine_log(...) slog(SLOG_WARN, "engine", __VA_ARGS__)
 
 /* Test and benchmark hooks. */
 void engine_set_prover_backend(cuzk_engine *e, const groth16_backend *b);

@@ -2,6 +2,7 @@
 #include "engine/job.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,7 +128,12 @@ static size_t bucket_of(const char *id) {
     return (size_t)(h % JOB_TABLE_BUCKETS);
 }
 
-void job_table_init(job_table *t) { memset(t, 0, sizeof *t); }
+void job_table_init(job_table *t, size_t keep_count, double keep_ms, pthread_cond_t *done) {
+    memset(t, 0, sizeof *t);
+    t->keep_count = keep_count;
+    t->keep_ms = keep_ms;
+    t->done = done;
+}
 
 void job_table_clear(job_table *t) {
     for (size_t b = 0; b < JOB_TABLE_BUCKETS; b++) {
@@ -139,7 +145,7 @@ void job_table_clear(job_table *t) {
             j = next;
         }
     }
-    memset(t, 0, sizeof *t);
+    job_table_init(t, t->keep_count, t->keep_ms, t->done);
 }
 
 engine_job *job_table_find(const job_table *t, const char *id) {
@@ -169,7 +175,8 @@ static void table_unlink(job_table *t, engine_job *j) {
     j->in_table = 0;
 }
 
-void job_table_finished(job_table *t, engine_job *j) {
+/* Puts a job that just reached a final state on the retention list. */
+static void table_finished(job_table *t, engine_job *j) {
     j->f_next = NULL;
     if (t->fin_tail)
         t->fin_tail->f_next = j;
@@ -179,8 +186,9 @@ void job_table_finished(job_table *t, engine_job *j) {
     t->n_finished++;
 }
 
-void job_table_prune(job_table *t, size_t keep_count, double keep_ms, double now_ms) {
-    while (t->fin_head && (t->n_finished > keep_count || t->fin_head->end_ms < now_ms - keep_ms)) {
+void job_table_prune(job_table *t, double now_ms) {
+    while (t->fin_head &&
+           (t->n_finished > t->keep_count || t->fin_head->end_ms < now_ms - t->keep_ms)) {
         engine_job *j = t->fin_head;
         t->fin_head = j->f_next;
         if (!t->fin_head)
@@ -189,4 +197,58 @@ void job_table_prune(job_table *t, size_t keep_count, double keep_ms, double now
         table_unlink(t, j);
         job_unref(j);
     }
+}
+
+/* ---- bookkeeping ---------------------------------------------------------------- */
+
+const double job_stage_bounds_ms[JOB_STAGE_BUCKETS - 1] = {10,    100,    1000,   10000,
+                                                           60000, 300000, 1800000};
+
+void job_start(job_table *t, engine_job *j, uint64_t dispatch_seq, double now_ms) {
+    j->state = CUZK_JOB_RUNNING;
+    j->dispatch_seq = dispatch_seq;
+    j->dispatch_ms = now_ms;
+    t->stats.running_by_kind[j->kind]++;
+}
+
+void job_stage(job_table *t, engine_job *j, int partition, cuzk_stage stage, double start_ms,
+               double end_ms) {
+    job_event(j, partition, stage, start_ms, end_ms);
+    job_stats *s = &t->stats;
+    double d = end_ms - start_ms;
+    s->stage_sum_ms[stage] += d;
+    s->stage_count[stage]++;
+    size_t b = 0;
+    while (b < JOB_STAGE_BUCKETS - 1 && d > job_stage_bounds_ms[b])
+        b++;
+    s->stage_bucket[stage][b]++;
+}
+
+void job_finish(job_table *t, engine_job *j, cuzk_job_state st, double now_ms, const char *fmt,
+                ...) {
+    if (job_is_final(j))
+        return;
+    job_stats *s = &t->stats;
+    if (j->dispatch_seq && s->running_by_kind[j->kind])
+        s->running_by_kind[j->kind]--;
+    j->state = st;
+    char msg[CUZK_ERROR_LEN]; /* the message may be j->error itself */
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    memcpy(j->error, msg, sizeof msg);
+    j->end_ms = now_ms;
+    if (st == CUZK_JOB_COMPLETED) {
+        s->completed_by_kind[j->kind]++;
+        s->duration_sum_s[j->kind] += (j->end_ms - j->submit_ms) / 1000;
+    } else if (st == CUZK_JOB_FAILED) {
+        s->failed_by_kind[j->kind]++;
+    } else {
+        s->cancelled++;
+    }
+    if (j->in_table)
+        table_finished(t, j);
+    if (t->done)
+        pthread_cond_broadcast(t->done);
 }

@@ -16,10 +16,17 @@
  * the existing job) and keeps finished jobs on a FIFO retention list, pruned
  * past result_keep_count entries or result_keep_s seconds, oldest first.
  *
+ * The table also keeps the job bookkeeping every path ends in: a job's start
+ * (job_start), its stage intervals (job_stage) and its final state
+ * (job_finish), with the per-kind and per-stage counters they update for
+ * GetStatus and /metrics.  The pipeline and the API call down into these; the
+ * table knows nothing of either.
+ *
  * Every function here runs under the engine lock. */
 #ifndef CUZK_ENGINE_JOB_H
 #define CUZK_ENGINE_JOB_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -78,6 +85,20 @@ cuzk_status job_result(const engine_job *j, cuzk_result *out);
 void job_uuid4(char out[37]);
 
 #define JOB_TABLE_BUCKETS 1024
+#define JOB_STAGE_BUCKETS 8 /* histogram bounds: job_stage_bounds_ms, then +Inf */
+
+extern const double job_stage_bounds_ms[JOB_STAGE_BUCKETS - 1];
+
+/* Counters over every job the table has seen. */
+typedef struct {
+    uint64_t completed_by_kind[CUZK_KIND_COUNT], failed_by_kind[CUZK_KIND_COUNT];
+    uint64_t cancelled;
+    uint32_t running_by_kind[CUZK_KIND_COUNT];
+    double duration_sum_s[CUZK_KIND_COUNT]; /* completed jobs, submit to end */
+    double stage_sum_ms[CUZK_STAGE_COUNT];
+    uint64_t stage_count[CUZK_STAGE_COUNT];
+    uint64_t stage_bucket[CUZK_STAGE_COUNT][JOB_STAGE_BUCKETS];
+} job_stats;
 
 typedef struct {
     engine_job *bucket[JOB_TABLE_BUCKETS];
@@ -85,17 +106,32 @@ typedef struct {
     engine_job *fin_head, *fin_tail; /* finished, oldest first */
     size_t n_finished;
     uint64_t next_seq;
+    size_t keep_count; /* retention */
+    double keep_ms;
+    pthread_cond_t *done; /* broadcast when a job reaches a final state */
+    job_stats stats;
 } job_table;
 
-void job_table_init(job_table *t);
+/* done: the condition awaits wait on (the engine lock's). */
+void job_table_init(job_table *t, size_t keep_count, double keep_ms, pthread_cond_t *done);
 /* Drops the table's references to every job. */
 void job_table_clear(job_table *t);
 engine_job *job_table_find(const job_table *t, const char *id);
 /* Takes over the caller's reference; assigns submit_seq. */
 void job_table_insert(job_table *t, engine_job *j);
-/* Puts a job that just reached a final state on the retention list. */
-void job_table_finished(job_table *t, engine_job *j);
 /* Forgets finished jobs beyond keep_count, or finished before now - keep_ms. */
-void job_table_prune(job_table *t, size_t keep_count, double keep_ms, double now_ms);
+void job_table_prune(job_table *t, double now_ms);
+
+/* A queued job starts running: its dispatch sequence and time, and the
+ * running count of its kind. */
+void job_start(job_table *t, engine_job *j, uint64_t dispatch_seq, double now_ms);
+/* Records a stage interval in the job's timeline and the stage histogram. */
+void job_stage(job_table *t, engine_job *j, int partition, cuzk_stage stage, double start_ms,
+               double end_ms);
+/* A job reaches a final state (a final job stays as it is): its message, end
+ * time and counters; it joins the retention list and awaits are woken.  The
+ * message may be j->error itself. */
+void job_finish(job_table *t, engine_job *j, cuzk_job_state st, double now_ms, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 
 #endif

@@ -83,7 +83,7 @@ static void batch_check_done(cuzk_engine *e, engine_batch *b) {
         e->n_active--;
     }
     if (b->srs)
-        srs_release(e, b->srs);
+        srs_release(&e->srs, b->srs);
     mem_put_parts(&e->mem, b->floor_bytes);
     for (size_t i = 0; i < b->n_jobs; i++) {
         engine_job *j = b->jobs[i];
@@ -182,7 +182,10 @@ void pipeline_cancel_job(cuzk_engine *e, engine_job *j) {
     pthread_cond_broadcast(&e->cv_synth);
 }
 
-int pipeline_can_release(const cuzk_engine *e) { return e->n_active > 0; }
+int pipeline_can_release(void *ctx) {
+    const cuzk_engine *e = ctx;
+    return e->n_active > 0;
+}
 
 /* ---- dispatcher ------------------------------------------------------------------ */
 
@@ -204,11 +207,8 @@ static void admit(cuzk_engine *e, engine_job **jobs, size_t n) {
     for (size_t i = 0; i < n; i++) {
         engine_job *j = jobs[i];
         job_ref(j); /* the batch's reference */
-        j->state = CUZK_JOB_RUNNING;
-        j->dispatch_seq = ++e->next_dispatch_seq;
-        j->dispatch_ms = now;
+        job_start(&e->jobs, j, ++e->next_dispatch_seq, now);
         j->batch_size = (uint32_t)n;
-        e->running_by_kind[j->kind]++;
         engine_stage(e, j, -1, CUZK_STAGE_QUEUE, j->submit_ms, now);
     }
     if (!b || !bj) {
@@ -236,7 +236,7 @@ static void admit(cuzk_engine *e, engine_job **jobs, size_t n) {
     srs_set *s = srs_lookup(&e->srs, jobs[0]->plan.circuit_id, &st, err);
     double load_ms = 0, t0 = engine_now(e);
     if (s)
-        st = srs_acquire(e, s, b->floor_bytes, 1, &load_ms, err);
+        st = srs_acquire(&e->srs, s, b->floor_bytes, 1, &load_ms, err);
     double t1 = engine_now(e);
     if (!s || st != CUZK_OK) {
         b->floor_bytes = 0;
@@ -303,11 +303,10 @@ static void *dispatcher_main(void *arg) {
         double now = engine_now(e);
         double next_tick = now + (sweep_ms > 0 && sweep_ms < 1000 ? sweep_ms : 1000);
         if (sweep_ms > 0)
-            srs_sweep_idle(e, sweep_ms, now);
+            srs_sweep_idle(&e->srs, sweep_ms, now);
         /* results age out even when nobody submits (a job still held by a
          * batch or an await keeps its own reference) */
-        job_table_prune(&e->jobs, e->cfg.result_keep_count, (double)e->cfg.result_keep_s * 1000,
-                        now);
+        job_table_prune(&e->jobs, now);
         if (e->n_active >= e->max_active && !head_outranks_active(e)) {
             e->sched.collector_waiting = 0;
             wait_until(e, &e->cv_sched, next_tick);
@@ -423,7 +422,7 @@ static void *synth_main(void *arg) {
                 reserved = 1;
                 break;
             }
-            if (srs_make_room(e, bytes, NULL)) {
+            if (srs_make_room(&e->srs, bytes, NULL)) {
                 mem_take_parts(&e->mem, bytes);
                 reserved = 1;
                 break;
@@ -688,7 +687,8 @@ int pipeline_start(cuzk_engine *e, char err[CUZK_ERROR_LEN]) {
     unsigned maxpar = c->max_parallel_synthesis ? c->max_parallel_synthesis : 18;
     e->synth_workers = synth < maxpar ? synth : maxpar;
     e->prover_threads = prove;
-    e->prover_workers = 1; /* the CPU backend: one call at a time, prover_threads wide */
+    e->srs.decode_threads = prove; /* decoding runs while the prover cores wait for it */
+    e->prover_workers = 1;         /* the CPU backend: one call at a time, prover_threads wide */
     e->max_active = c->pipeline_enabled ? 1 + c->synthesis_lookahead : 1;
     if (!c->pipeline_enabled)
         e->queue_depth = 1;

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/engine_internal.h"
 #include "filecoin/proof_types.h"
+#include "util/timing.h"
 
 /* The Filecoin parameter files by cuzk's circuit ids: porep-, wpost- and
  * winning- followed by a size (2k 8m 512m 32g 64g), named as rust-fil-proofs
@@ -56,9 +56,20 @@ const char *srs_builtin_stem(const char *circuit_id) {
     return NULL;
 }
 
-void srs_init(srs_manager *m, const char *cache_dir) {
+void srs_init(srs_manager *m, const char *cache_dir, const srs_env *env) {
     memset(m, 0, sizeof *m);
     snprintf(m->cache_dir, sizeof m->cache_dir, "%s", cache_dir);
+    m->env = *env;
+    m->decode_threads = 1;
+}
+
+static double now_ms(const srs_manager *m) {
+    return m->env.now_ms ? m->env.now_ms(m->env.ctx) : timing_now_ms();
+}
+
+static void forget(srs_manager *m, srs_set *s) {
+    if (m->env.forget)
+        m->env.forget(m->env.ctx, &s->data);
 }
 
 static void free_points(srs_set *s) {
@@ -83,6 +94,7 @@ static void close_file(srs_set *s) {
 void srs_free(srs_manager *m) {
     for (srs_set *s = m->sets, *next; s; s = next) {
         next = s->next;
+        forget(m, s);
         close_file(s);
         free(s);
     }
@@ -205,119 +217,119 @@ static cuzk_status decode_hot(srs_set *s, unsigned threads, char err[CUZK_ERROR_
     return CUZK_OK;
 }
 
-static void demote_to_warm(cuzk_engine *e, srs_set *s) {
-    if (e->backend && e->backend->forget) /* a GPU's resident copy goes too */
-        e->backend->forget(&s->data);
+static void demote_to_warm(srs_manager *m, srs_set *s) {
+    forget(m, s); /* a GPU's resident copy goes too */
     free_points(s);
-    mem_put_srs(&e->mem, s->hot_bytes);
+    mem_put_srs(m->env.mem, s->hot_bytes);
     s->tier = SRS_WARM;
-    e->srs.demotions++;
-    pthread_cond_broadcast(&e->cv_mem);
+    m->demotions++;
+    pthread_cond_broadcast(m->env.cv_mem);
 }
 
-int srs_make_room(cuzk_engine *e, uint64_t need, const srs_set *keep) {
-    while (!mem_fits(&e->mem, need)) {
+int srs_make_room(srs_manager *m, uint64_t need, const srs_set *keep) {
+    while (!mem_fits(m->env.mem, need)) {
         srs_set *lru = NULL;
-        for (srs_set *s = e->srs.sets; s; s = s->next)
+        for (srs_set *s = m->sets; s; s = s->next)
             if (s != keep && s->tier == SRS_HOT && !s->refs && !s->loading &&
                 (!lru || s->last_used_ms < lru->last_used_ms))
                 lru = s;
         if (!lru)
             return 0;
-        demote_to_warm(e, lru);
+        demote_to_warm(m, lru);
     }
     return 1;
 }
 
-void srs_sweep_idle(cuzk_engine *e, double idle_ms, double now_ms) {
-    for (srs_set *s = e->srs.sets; s; s = s->next)
+void srs_sweep_idle(srs_manager *m, double idle_ms, double now_ms) {
+    for (srs_set *s = m->sets; s; s = s->next)
         if (s->tier == SRS_HOT && !s->refs && !s->loading && s->last_used_ms < now_ms - idle_ms)
-            demote_to_warm(e, s);
+            demote_to_warm(m, s);
 }
 
-cuzk_status srs_acquire(cuzk_engine *e, srs_set *s, uint64_t also, int wait, double *load_ms,
+cuzk_status srs_acquire(srs_manager *m, srs_set *s, uint64_t also, int wait, double *load_ms,
                         char err[CUZK_ERROR_LEN]) {
     double t0 = timing_now_ms();
     *load_ms = 0;
     for (;;) {
         if (s->loading) {
-            pthread_cond_wait(&e->cv_mem, &e->mu);
+            pthread_cond_wait(m->env.cv_mem, m->env.mu);
             continue;
         }
         if (s->tier == SRS_COLD) {
             s->loading = 1;
-            pthread_mutex_unlock(&e->mu);
+            pthread_mutex_unlock(m->env.mu);
             cuzk_status st = open_warm(s, err);
-            pthread_mutex_lock(&e->mu);
+            pthread_mutex_lock(m->env.mu);
             s->loading = 0;
-            pthread_cond_broadcast(&e->cv_mem);
+            pthread_cond_broadcast(m->env.cv_mem);
             if (st != CUZK_OK)
                 return st;
             s->tier = SRS_WARM;
             continue;
         }
         uint64_t need = also + (s->tier == SRS_HOT ? 0 : s->hot_bytes);
-        if (srs_make_room(e, need, s))
+        if (srs_make_room(m, need, s))
             break;
-        if (need > e->mem.budget) {
+        if (need > m->env.mem->budget) {
             snprintf(err, CUZK_ERROR_LEN,
                      "memory budget: %s needs %llu bytes (parameters %llu + one partition group "
                      "%llu), budget is %llu",
                      s->circuit_id, (unsigned long long)need,
                      (unsigned long long)(s->tier == SRS_HOT ? 0 : s->hot_bytes),
-                     (unsigned long long)also, (unsigned long long)e->mem.budget);
+                     (unsigned long long)also, (unsigned long long)m->env.mem->budget);
             return CUZK_E_EXHAUSTED;
         }
-        if (!wait || !pipeline_can_release(e)) {
+        if (!wait || !m->env.can_release || !m->env.can_release(m->env.ctx)) {
             snprintf(err, CUZK_ERROR_LEN,
                      "memory budget: %s needs %llu bytes, %llu of %llu in use by parameters and "
                      "partitions that are in use",
-                     s->circuit_id, (unsigned long long)need, (unsigned long long)mem_used(&e->mem),
-                     (unsigned long long)e->mem.budget);
+                     s->circuit_id, (unsigned long long)need,
+                     (unsigned long long)mem_used(m->env.mem),
+                     (unsigned long long)m->env.mem->budget);
             return CUZK_E_EXHAUSTED;
         }
-        e->mem.waits++;
-        pthread_cond_wait(&e->cv_mem, &e->mu);
+        m->env.mem->waits++;
+        pthread_cond_wait(m->env.cv_mem, m->env.mu);
     }
-    mem_take_parts(&e->mem, also);
+    mem_take_parts(m->env.mem, also);
     s->refs++;
     if (s->tier != SRS_HOT) {
-        mem_take_srs(&e->mem, s->hot_bytes); /* counted from the start of decoding */
+        mem_take_srs(m->env.mem, s->hot_bytes); /* counted from the start of decoding */
         s->loading = 1;
-        pthread_mutex_unlock(&e->mu);
-        cuzk_status st = decode_hot(s, e->prover_threads, err);
-        pthread_mutex_lock(&e->mu);
+        pthread_mutex_unlock(m->env.mu);
+        cuzk_status st = decode_hot(s, m->decode_threads, err);
+        pthread_mutex_lock(m->env.mu);
         s->loading = 0;
-        pthread_cond_broadcast(&e->cv_mem);
+        pthread_cond_broadcast(m->env.cv_mem);
         if (st != CUZK_OK) {
-            mem_put_srs(&e->mem, s->hot_bytes);
-            mem_put_parts(&e->mem, also);
+            mem_put_srs(m->env.mem, s->hot_bytes);
+            mem_put_parts(m->env.mem, also);
             s->refs--;
             return st;
         }
         s->tier = SRS_HOT;
-        e->srs.loads++;
+        m->loads++;
         *load_ms = timing_now_ms() - t0;
     }
-    s->last_used_ms = engine_now(e);
+    s->last_used_ms = now_ms(m);
     return CUZK_OK;
 }
 
-void srs_release(cuzk_engine *e, srs_set *s) {
+void srs_release(srs_manager *m, srs_set *s) {
     if (s->refs)
         s->refs--;
-    s->last_used_ms = engine_now(e);
+    s->last_used_ms = now_ms(m);
     if (!s->refs)
-        pthread_cond_broadcast(&e->cv_mem); /* now evictable */
+        pthread_cond_broadcast(m->env.cv_mem); /* now evictable */
 }
 
-cuzk_status srs_evict(cuzk_engine *e, srs_set *s, uint64_t *freed) {
+cuzk_status srs_evict(srs_manager *m, srs_set *s, uint64_t *freed) {
     *freed = 0;
     if (s->refs || s->loading)
         return CUZK_E_EXHAUSTED;
     if (s->tier == SRS_HOT) {
         *freed = s->hot_bytes;
-        demote_to_warm(e, s);
+        demote_to_warm(m, s);
     }
     close_file(s);
     s->tier = SRS_COLD;

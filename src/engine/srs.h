@@ -21,17 +21,25 @@
  * system.  cuzk_engine_evict_srs demotes to COLD (unmapped) and refuses a
  * set in use.
  *
- * Loading and decoding run without the engine lock (flag `loading`; others
- * wanting the set wait on the memory condition).  Everything else runs under
- * the engine lock. */
+ * Inputs: the manager knows nothing of the engine.  Its owner hands it, in
+ * srs_env, the memory budget HOT sets are counted in, the lock and memory
+ * condition, a clock, whether waiting for memory can succeed (running work
+ * will release some), and the backend's hook to drop a device copy of a
+ * set that is demoted.
+ *
+ * Loading and decoding run without the lock (flag `loading`; others wanting
+ * the set wait on the memory condition).  Everything else runs under it. */
 #ifndef CUZK_ENGINE_SRS_H
 #define CUZK_ENGINE_SRS_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "cuzk/engine.h"
 #include "engine/circuit_provider.h"
+#include "engine/memory.h"
+#include "groth16/backend.h"
 #include "groth16/params.h"
 #include "groth16/verify.h"
 
@@ -59,16 +67,32 @@ typedef struct srs_set {
     struct srs_set *next;
 } srs_set;
 
+/* What the manager is given by its owner. */
+typedef struct {
+    mem_budget *mem;             /* HOT sets are counted here */
+    pthread_mutex_t *mu;         /* held by every caller; dropped while loading */
+    pthread_cond_t *cv_mem;      /* waited on for memory and loads; broadcast when either frees */
+    void *ctx;                   /* passed to the hooks */
+    double (*now_ms)(void *ctx); /* the clock of last use and idle sweeps */
+    /* Whether memory held now will be released without new admissions (a
+     * short acquire may then wait instead of failing). */
+    int (*can_release)(void *ctx);
+    /* Drops the backend's copies of a set's points (a GPU's resident copy);
+     * NULL when there are none. */
+    void (*forget)(void *ctx, const groth16_params_data *d);
+} srs_env;
+
 typedef struct {
     char cache_dir[4096];
+    srs_env env;
+    unsigned decode_threads;
     srs_name *names;
     srs_set *sets;
     uint64_t loads, demotions;
 } srs_manager;
 
-struct cuzk_engine;
-
-void srs_init(srs_manager *m, const char *cache_dir);
+void srs_init(srs_manager *m, const char *cache_dir, const srs_env *env);
+/* Frees every set (forgetting the backend's copies). */
 void srs_free(srs_manager *m);
 cuzk_status srs_register(srs_manager *m, const char *circuit_id, const char *stem);
 /* The built-in stem of a Filecoin circuit id, NULL if there is none. */
@@ -85,17 +109,17 @@ srs_set *srs_lookup(srs_manager *m, const char *circuit_id, cuzk_status *st,
  * short: with wait set, waits while running work can still release memory;
  * otherwise (or when nothing can) CUZK_E_EXHAUSTED with err filled.  *load_ms
  * gets the time spent opening and decoding (0 when already hot).  Called
- * and returns with the engine lock held; drops it while loading. */
-cuzk_status srs_acquire(struct cuzk_engine *e, srs_set *s, uint64_t also, int wait, double *load_ms,
+ * and returns with the lock held; drops it while loading. */
+cuzk_status srs_acquire(srs_manager *m, srs_set *s, uint64_t also, int wait, double *load_ms,
                         char err[CUZK_ERROR_LEN]);
-void srs_release(struct cuzk_engine *e, srs_set *s);
+void srs_release(srs_manager *m, srs_set *s);
 
 /* Demotes unreferenced HOT sets (LRU first, never `keep`) until need bytes
  * fit; returns whether they fit. */
-int srs_make_room(struct cuzk_engine *e, uint64_t need, const srs_set *keep);
+int srs_make_room(srs_manager *m, uint64_t need, const srs_set *keep);
 /* Demotes unreferenced HOT sets idle since before now - idle_ms. */
-void srs_sweep_idle(struct cuzk_engine *e, double idle_ms, double now_ms);
+void srs_sweep_idle(srs_manager *m, double idle_ms, double now_ms);
 /* cuzk_engine_evict_srs: HOT/WARM -> COLD.  CUZK_E_EXHAUSTED while in use. */
-cuzk_status srs_evict(struct cuzk_engine *e, srs_set *s, uint64_t *freed);
+cuzk_status srs_evict(srs_manager *m, srs_set *s, uint64_t *freed);
 
 #endif

@@ -21,14 +21,14 @@ void cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *out) {
     pthread_mutex_lock(&e->mu);
     out->uptime_s = (uint64_t)(engine_now(e) / 1000);
     for (int k = 0; k < CUZK_KIND_COUNT; k++) {
-        out->completed_by_kind[k] = e->completed_by_kind[k];
-        out->failed_by_kind[k] = e->failed_by_kind[k];
-        out->completed += e->completed_by_kind[k];
-        out->failed += e->failed_by_kind[k];
+        out->completed_by_kind[k] = e->jobs.stats.completed_by_kind[k];
+        out->failed_by_kind[k] = e->jobs.stats.failed_by_kind[k];
+        out->completed += e->jobs.stats.completed_by_kind[k];
+        out->failed += e->jobs.stats.failed_by_kind[k];
         out->pending_by_kind[k] = e->sched.n_by_kind[k];
-        out->running_by_kind[k] = e->running_by_kind[k];
+        out->running_by_kind[k] = e->jobs.stats.running_by_kind[k];
     }
-    out->cancelled = e->cancelled;
+    out->cancelled = e->jobs.stats.cancelled;
     out->memory_budget = e->mem.budget;
     out->memory_in_use = mem_used(&e->mem);
     out->synthesis_active = e->synth_active;
@@ -142,25 +142,26 @@ char *cuzk_engine_metrics_text(cuzk_engine *e) {
     if (!e)
         return NULL;
     /* copy under the lock, format outside */
-    uint64_t done[CUZK_KIND_COUNT], failed[CUZK_KIND_COUNT], buckets[CUZK_STAGE_COUNT][8];
+    uint64_t done[CUZK_KIND_COUNT], failed[CUZK_KIND_COUNT],
+        buckets[CUZK_STAGE_COUNT][JOB_STAGE_BUCKETS];
     double dur[CUZK_KIND_COUNT], ssum[CUZK_STAGE_COUNT];
     uint64_t scount[CUZK_STAGE_COUNT], svf, retries, cancelled, mem_used_b, mem_budget;
     size_t queued;
     unsigned running = 0, provers, synth_active, synth_max;
     double uptime;
     pthread_mutex_lock(&e->mu);
-    memcpy(done, e->completed_by_kind, sizeof done);
-    memcpy(failed, e->failed_by_kind, sizeof failed);
-    memcpy(buckets, e->stage_bucket, sizeof buckets);
-    memcpy(dur, e->duration_sum_s, sizeof dur);
-    memcpy(ssum, e->stage_sum_ms, sizeof ssum);
-    memcpy(scount, e->stage_count, sizeof scount);
+    memcpy(done, e->jobs.stats.completed_by_kind, sizeof done);
+    memcpy(failed, e->jobs.stats.failed_by_kind, sizeof failed);
+    memcpy(buckets, e->jobs.stats.stage_bucket, sizeof buckets);
+    memcpy(dur, e->jobs.stats.duration_sum_s, sizeof dur);
+    memcpy(ssum, e->jobs.stats.stage_sum_ms, sizeof ssum);
+    memcpy(scount, e->jobs.stats.stage_count, sizeof scount);
     for (int k = 0; k < CUZK_KIND_COUNT; k++)
-        running += e->running_by_kind[k];
+        running += e->jobs.stats.running_by_kind[k];
     queued = e->sched.n_queued;
     svf = e->self_verify_failures;
     retries = e->cpu_retries;
-    cancelled = e->cancelled;
+    cancelled = e->jobs.stats.cancelled;
     mem_used_b = mem_used(&e->mem);
     mem_budget = e->mem.budget;
     provers = e->prover_workers;
@@ -216,14 +217,15 @@ char *cuzk_engine_metrics_text(cuzk_engine *e) {
         "\n",
         svf);
     put(&b, "# TYPE cuzk_cpu_retries_total counter\ncuzk_cpu_retries_total %" PRIu64 "\n", retries);
-    static const char *le[7] = {"0.01", "0.1", "1", "10", "60", "300", "1800"};
+    /* job_stage_bounds_ms in seconds */
+    static const char *le[JOB_STAGE_BUCKETS - 1] = {"0.01", "0.1", "1", "10", "60", "300", "1800"};
     put(&b,
         "# HELP cuzk_stage_duration_seconds Per-partition (and per-job queue/srs) stage times.\n"
         "# TYPE cuzk_stage_duration_seconds histogram\n");
     for (int s = 0; s < CUZK_STAGE_COUNT; s++) {
         uint64_t cum = 0;
         const char *name = cuzk_stage_name((cuzk_stage)s);
-        for (int i = 0; i < 7; i++) {
+        for (int i = 0; i < JOB_STAGE_BUCKETS - 1; i++) {
             cum += buckets[s][i];
             put(&b, "cuzk_stage_duration_seconds_bucket{stage=\"%s\",le=\"%s\"} %" PRIu64 "\n",
                 name, le[i], cum);
