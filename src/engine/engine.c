@@ -19,6 +19,7 @@
 #include "cuda/cuda_backend.h"
 #endif
 #include "engine/engine_internal.h"
+#include "engine/pipeline.h"
 #include "engine/providers.h"
 #include "util/err.h"
 

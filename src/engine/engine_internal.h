@@ -1,6 +1,7 @@
 /* The engine's shared state: one lock, its conditions, and the structures the
- * engine files share (engine.c: the API; pipeline.c: dispatcher, synthesis
- * and prover workers; srs.c; status.c).
+ * engine files share (engine.c: the API; pipeline.c: start, stop, provers;
+ * dispatcher.c; synthesis.c; batch.c: batches and groups; status.c).  The
+ * parts below them (job.c, scheduler.c, memory.c, srs.c) do not include it.
  *
  * Locking: one mutex, e->mu, guards everything here (jobs, queues, batches,
  * budget, SRS tiers, counters).  Nobody holds it across synthesis, proving,
@@ -113,16 +114,6 @@ struct cuzk_engine {
 
 /* Engine clock (ms since start). */
 static inline double engine_now(const cuzk_engine *e) { return timing_now_ms() - e->t0_ms; }
-
-/* pipeline.c */
-int pipeline_start(cuzk_engine *e, char err[CUZK_ERROR_LEN]);
-/* Stops the threads after the work they hold is done (engine lock not held). */
-void pipeline_join(cuzk_engine *e);
-/* A running job was cancelled: drop its queued partitions now. */
-void pipeline_cancel_job(cuzk_engine *e, engine_job *j);
-/* Whether memory held now will be released without new admissions (the SRS
- * manager's can_release input; ctx is the engine). */
-int pipeline_can_release(void *ctx);
 
 /* Shorthands for the job bookkeeping (job.c) on the engine's table and clock. */
 static inline void engine_stage(cuzk_engine *e, engine_job *j, int partition, cuzk_stage stage,

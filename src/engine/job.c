@@ -47,6 +47,8 @@ int job_is_final(const engine_job *j) {
            j->state == CUZK_JOB_CANCELLED;
 }
 
+int job_live(const engine_job *j) { return !j->cancel_requested && !j->failed && !job_is_final(j); }
+
 void job_event(engine_job *j, int partition, cuzk_stage stage, double start_ms, double end_ms) {
     if (j->n_events == j->cap_events) {
         size_t cap = j->cap_events ? 2 * j->cap_events : 16;

@@ -75,6 +75,8 @@ engine_job *job_new(const char *id, cuzk_proof_kind kind, cuzk_priority prio,
 void job_ref(engine_job *j);
 void job_unref(engine_job *j);
 int job_is_final(const engine_job *j);
+/* Neither cancelled, failed nor final: its partitions are still wanted. */
+int job_live(const engine_job *j);
 /* Records a stage interval (dropped silently when out of memory: the
  * timeline is diagnostics, never a reason to fail a proof). */
 void job_event(engine_job *j, int partition, cuzk_stage stage, double start_ms, double end_ms);

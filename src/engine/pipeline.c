@@ -38,7 +38,11 @@
  * new tasks, its queued partitions are dropped at once (memory released),
  * and one being synthesized or proven is discarded when that step ends: the
  * next partition boundary.  It reaches its final state when none of its
- * partitions is in flight any more. */
+ * partitions is in flight any more.
+ *
+ * Files: dispatcher.c (the dispatcher), synthesis.c (the synthesis workers),
+ * batch.c (batches and groups: reservation release, job settling), and this
+ * one: cancellation, the provers, start and stop. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -46,127 +50,20 @@
 #include <string.h>
 #include <time.h>
 
-#include "engine/engine_internal.h"
+#include "engine/pipeline.h"
+
+#include "engine/batch.h"
+#include "engine/dispatcher.h"
+#include "engine/synthesis.h"
 #include "groth16/proof.h"
 #include "util/parallel.h"
-
-static int job_live(const engine_job *j) {
-    return !j->cancel_requested && !j->failed && !job_is_final(j);
-}
-
-static void maybe_final(cuzk_engine *e, engine_job *j) {
-    if (j->in_flight || job_is_final(j))
-        return;
-    if (j->cancel_requested)
-        engine_job_finish(e, j, CUZK_JOB_CANCELLED, "cancelled while running");
-    else if (j->failed)
-        engine_job_finish(e, j, CUZK_JOB_FAILED, "%s", j->error);
-    else if (j->n_done == j->plan.n_partitions)
-        engine_job_finish(e, j, CUZK_JOB_COMPLETED, "%s", "");
-}
-
-static void batch_check_done(cuzk_engine *e, engine_batch *b) {
-    if (!b->admitted) /* admit() is still loading its parameters */
-        return;
-    int any_live = 0;
-    for (size_t i = 0; i < b->n_jobs; i++)
-        any_live |= job_live(b->jobs[i]) && b->jobs[i]->plan.n_partitions > b->next_task;
-    if (!any_live)
-        b->next_task = b->n_partitions; /* nothing more to hand out */
-    if (b->next_task < b->n_partitions || b->tasks_open)
-        return;
-    engine_batch **pp = &e->active;
-    while (*pp && *pp != b)
-        pp = &(*pp)->next;
-    if (*pp) {
-        *pp = b->next;
-        e->n_active--;
-    }
-    if (b->srs)
-        srs_release(&e->srs, b->srs);
-    mem_put_parts(&e->mem, b->floor_bytes);
-    for (size_t i = 0; i < b->n_jobs; i++) {
-        engine_job *j = b->jobs[i];
-        j->batch = NULL;
-        maybe_final(e, j);
-        if (!job_is_final(j)) /* cannot happen: every partition was accounted */
-            engine_job_finish(e, j, CUZK_JOB_FAILED, "internal: batch ended with %zu of %zu proofs",
-                              j->n_done, j->plan.n_partitions);
-        job_unref(j);
-    }
-    free(b->jobs);
-    free(b);
-    pthread_cond_broadcast(&e->cv_sched);
-    pthread_cond_broadcast(&e->cv_mem);
-    pthread_cond_broadcast(&e->cv_synth);
-    pthread_cond_broadcast(&e->cv_prove);
-}
-
-/* Drops member k of a group: frees its partition, returns its memory. */
-static void drop_member(cuzk_engine *e, engine_group *g, size_t k) {
-    engine_job *j = g->jobs[k];
-    if (!j)
-        return;
-    if (g->parts[k].a)
-        mem_actual_sub(&e->mem, r1cs_partition_bytes(&g->parts[k]));
-    r1cs_partition_free(&g->parts[k]);
-    if (!g->uses_floor)
-        mem_put_parts(&e->mem, g->reserved[k]);
-    g->reserved[k] = 0;
-    g->jobs[k] = NULL;
-    j->in_flight--;
-    maybe_final(e, j);
-    pthread_cond_broadcast(&e->cv_mem);
-}
-
-static void group_done(cuzk_engine *e, engine_group *g) {
-    for (size_t k = 0; k < g->n; k++)
-        drop_member(e, g, k);
-    engine_batch *b = g->batch;
-    if (g->uses_floor)
-        b->floor_in_use = 0;
-    b->tasks_open--;
-    free(g->jobs);
-    free(g->parts);
-    free(g->reserved);
-    free(g);
-    pthread_cond_broadcast(&e->cv_mem);
-    pthread_cond_broadcast(&e->cv_synth);
-    batch_check_done(e, b);
-}
-
-static int group_empty(const engine_group *g) {
-    for (size_t k = 0; k < g->n; k++)
-        if (g->jobs[k])
-            return 0;
-    return 1;
-}
-
-/* Highest priority first, then older batch, then lower partition. */
-static int group_before(const engine_group *x, const engine_group *y) {
-    if (x->batch->priority != y->batch->priority)
-        return x->batch->priority > y->batch->priority;
-    if (x->batch->id != y->batch->id)
-        return x->batch->id < y->batch->id;
-    return x->partition < y->partition;
-}
-
-static void queue_group(cuzk_engine *e, engine_group *g) {
-    engine_group **pp = &e->prove_queue;
-    while (*pp && !group_before(g, *pp))
-        pp = &(*pp)->next;
-    g->next = *pp;
-    *pp = g;
-    e->n_queued_groups++;
-    pthread_cond_signal(&e->cv_prove);
-}
 
 void pipeline_cancel_job(cuzk_engine *e, engine_job *j) {
     for (engine_group **pp = &e->prove_queue; *pp;) {
         engine_group *g = *pp;
         for (size_t k = 0; k < g->n; k++)
             if (g->jobs[k] == j)
-                drop_member(e, g, k);
+                group_drop_member(e, g, k);
         if (group_empty(g)) {
             *pp = g->next;
             e->n_queued_groups--;
@@ -175,7 +72,7 @@ void pipeline_cancel_job(cuzk_engine *e, engine_job *j) {
             pp = &g->next;
         }
     }
-    maybe_final(e, j);
+    batch_settle(e, j);
     if (j->batch)
         batch_check_done(e, j->batch);
     pthread_cond_broadcast(&e->cv_mem); /* a worker waiting for memory re-checks */
@@ -185,343 +82,6 @@ void pipeline_cancel_job(cuzk_engine *e, engine_job *j) {
 int pipeline_can_release(void *ctx) {
     const cuzk_engine *e = ctx;
     return e->n_active > 0;
-}
-
-/* ---- dispatcher ------------------------------------------------------------------ */
-
-static void insert_active(cuzk_engine *e, engine_batch *b) {
-    engine_batch **pp = &e->active;
-    while (*pp &&
-           ((*pp)->priority > b->priority || ((*pp)->priority == b->priority && (*pp)->id < b->id)))
-        pp = &(*pp)->next;
-    b->next = *pp;
-    *pp = b;
-    e->n_active++;
-}
-
-static void admit(cuzk_engine *e, engine_job **jobs, size_t n) {
-    char err[CUZK_ERROR_LEN] = "";
-    engine_batch *b = calloc(1, sizeof *b);
-    engine_job **bj = calloc(n, sizeof *bj);
-    double now = engine_now(e);
-    for (size_t i = 0; i < n; i++) {
-        engine_job *j = jobs[i];
-        job_ref(j); /* the batch's reference */
-        job_start(&e->jobs, j, ++e->next_dispatch_seq, now);
-        j->batch_size = (uint32_t)n;
-        engine_stage(e, j, -1, CUZK_STAGE_QUEUE, j->submit_ms, now);
-    }
-    if (!b || !bj) {
-        for (size_t i = 0; i < n; i++) {
-            engine_job_finish(e, jobs[i], CUZK_JOB_FAILED, "internal: out of memory");
-            job_unref(jobs[i]);
-        }
-        free(b);
-        free(bj);
-        return;
-    }
-    b->id = ++e->next_batch_id;
-    b->priority = jobs[0]->priority;
-    b->jobs = bj;
-    b->n_jobs = n;
-    for (size_t i = 0; i < n; i++) {
-        bj[i] = jobs[i];
-        bj[i]->batch = b;
-        bj[i]->batch_id = b->id;
-        b->floor_bytes += jobs[i]->plan.partition_bytes;
-        if (jobs[i]->plan.n_partitions > b->n_partitions)
-            b->n_partitions = jobs[i]->plan.n_partitions;
-    }
-    cuzk_status st = CUZK_OK;
-    srs_set *s = srs_lookup(&e->srs, jobs[0]->plan.circuit_id, &st, err);
-    double load_ms = 0, t0 = engine_now(e);
-    if (s)
-        st = srs_acquire(&e->srs, s, b->floor_bytes, 1, &load_ms, err);
-    double t1 = engine_now(e);
-    if (!s || st != CUZK_OK) {
-        b->floor_bytes = 0;
-        b->next_task = b->n_partitions;
-        for (size_t i = 0; i < n; i++)
-            if (!job_is_final(bj[i]))
-                engine_job_finish(e, bj[i], CUZK_JOB_FAILED, "%s", err);
-        b->admitted = 1;
-        insert_active(e, b);
-        batch_check_done(e, b);
-        return;
-    }
-    b->srs = s;
-    for (size_t i = 0; i < n; i++) {
-        bj[i]->srs_ms = load_ms;
-        engine_stage(e, bj[i], -1, CUZK_STAGE_SRS_LOAD, t0, t1);
-    }
-    b->admitted = 1;
-    insert_active(e, b);
-    batch_check_done(e, b); /* all cancelled during the load: ends here */
-    pthread_cond_broadcast(&e->cv_synth);
-}
-
-static void abs_time(struct timespec *ts, const cuzk_engine *e, double engine_ms) {
-    double t = engine_ms + e->t0_ms; /* CLOCK_MONOTONIC ms */
-    if (t < 0)
-        t = 0;
-    ts->tv_sec = (time_t)(t / 1000);
-    ts->tv_nsec = (long)((t - (double)ts->tv_sec * 1000) * 1e6);
-    if (ts->tv_nsec >= 1000000000L) {
-        ts->tv_sec++;
-        ts->tv_nsec -= 1000000000L;
-    }
-}
-
-static void wait_until(cuzk_engine *e, pthread_cond_t *cv, double engine_ms) {
-    struct timespec ts;
-    abs_time(&ts, e, engine_ms);
-    pthread_cond_timedwait(cv, &e->mu, &ts);
-}
-
-/* 1 when the next queued job has a higher priority than every active batch:
- * it is admitted beyond max_active, so a WinningPoSt (CRITICAL) never waits
- * for lower-priority batches to finish -- its partitions then overtake their
- * remaining ones.  At most one such extra batch per priority level. */
-static int head_outranks_active(const cuzk_engine *e) {
-    const engine_job *head = sched_first(&e->sched);
-    if (!head)
-        return 0;
-    for (const engine_batch *b = e->active; b; b = b->next)
-        if (b->priority >= head->priority)
-            return 0;
-    return 1;
-}
-
-static void *dispatcher_main(void *arg) {
-    cuzk_engine *e = arg;
-    size_t cap = e->sched.max_batch_size;
-    engine_job **jobs = malloc(cap * sizeof *jobs);
-    const double sweep_ms = (double)e->cfg.eviction_min_idle_s * 1000;
-    pthread_mutex_lock(&e->mu);
-    while (jobs) {
-        e->dbg.dispatcher_passes++;
-        double now = engine_now(e);
-        double next_tick = now + (sweep_ms > 0 && sweep_ms < 1000 ? sweep_ms : 1000);
-        if (sweep_ms > 0)
-            srs_sweep_idle(&e->srs, sweep_ms, now);
-        /* results age out even when nobody submits (a job still held by a
-         * batch or an await keeps its own reference) */
-        job_table_prune(&e->jobs, now);
-        if (e->n_active >= e->max_active && !head_outranks_active(e)) {
-            e->sched.collector_waiting = 0;
-            wait_until(e, &e->cv_sched, next_tick);
-            continue;
-        }
-        size_t n = 0;
-        double wake = 0;
-        sched_decision d = sched_next(&e->sched, now, e->stopping, jobs, &n, &wake);
-        if (d == SCHED_EMPTY) {
-            if (e->stopping)
-                break;
-            wait_until(e, &e->cv_sched, next_tick);
-        } else if (d == SCHED_WAIT) {
-            wait_until(e, &e->cv_sched, wake < next_tick ? wake : next_tick);
-        } else {
-            admit(e, jobs, n);
-        }
-    }
-    for (engine_job *j; !jobs && (j = sched_first(&e->sched));) {
-        /* cannot dispatch anything: fail what is queued rather than hang */
-        sched_remove(&e->sched, j);
-        engine_job_finish(e, j, CUZK_JOB_FAILED, "internal: dispatcher out of memory");
-    }
-    e->dispatcher_done = 1;
-    pthread_cond_broadcast(&e->cv_synth);
-    pthread_cond_broadcast(&e->cv_prove);
-    pthread_mutex_unlock(&e->mu);
-    free(jobs);
-    return NULL;
-}
-
-/* ---- synthesis ------------------------------------------------------------------ */
-
-static unsigned slots_used(const cuzk_engine *e) {
-    return e->synth_tasks + (unsigned)e->n_queued_groups + e->prove_active;
-}
-
-static int task_has_live(const engine_batch *b, size_t part) {
-    for (size_t i = 0; i < b->n_jobs; i++)
-        if (job_live(b->jobs[i]) && b->jobs[i]->plan.n_partitions > part)
-            return 1;
-    return 0;
-}
-
-/* The next task in pipeline order (active list order, lowest partition). */
-static engine_batch *pick_task(cuzk_engine *e, size_t *part) {
-    for (engine_batch *b = e->active; b; b = b->next) {
-        while (b->next_task < b->n_partitions && !task_has_live(b, b->next_task))
-            b->next_task++;
-        if (b->next_task < b->n_partitions) {
-            *part = b->next_task++;
-            b->tasks_open++;
-            return b;
-        }
-    }
-    return NULL;
-}
-
-static void *synth_main(void *arg) {
-    cuzk_engine *e = arg;
-    pthread_mutex_lock(&e->mu);
-    for (;;) {
-        engine_batch *b = NULL;
-        size_t part = 0;
-        while (slots_used(e) >= e->queue_depth || !(b = pick_task(e, &part))) {
-            if (e->dispatcher_done && !e->n_active)
-                goto out;
-            pthread_cond_wait(&e->cv_synth, &e->mu);
-        }
-        e->synth_tasks++;
-        engine_group *g = calloc(1, sizeof *g);
-        size_t cap = b->n_jobs;
-        if (g) {
-            g->jobs = calloc(cap, sizeof *g->jobs);
-            g->parts = calloc(cap, sizeof *g->parts);
-            g->reserved = calloc(cap, sizeof *g->reserved);
-        }
-        if (!g || !g->jobs || !g->parts || !g->reserved) {
-            for (size_t i = 0; i < b->n_jobs; i++)
-                if (job_live(b->jobs[i])) {
-                    b->jobs[i]->failed = 1;
-                    snprintf(b->jobs[i]->error, CUZK_ERROR_LEN, "internal: out of memory");
-                    maybe_final(e, b->jobs[i]);
-                }
-            if (g) {
-                free(g->jobs);
-                free(g->parts);
-                free(g->reserved);
-                free(g);
-            }
-            e->synth_tasks--;
-            b->tasks_open--;
-            batch_check_done(e, b);
-            continue;
-        }
-        g->batch = b;
-        g->partition = part;
-        /* reserve: the floor if free, else the budget; re-check liveness on every wake */
-        int reserved = 0;
-        for (;;) {
-            uint64_t bytes = 0;
-            size_t live = 0;
-            for (size_t i = 0; i < b->n_jobs; i++)
-                if (job_live(b->jobs[i]) && b->jobs[i]->plan.n_partitions > part) {
-                    bytes += b->jobs[i]->plan.partition_bytes;
-                    live++;
-                }
-            if (!live)
-                break;
-            if (!b->floor_in_use && bytes <= b->floor_bytes) {
-                b->floor_in_use = 1;
-                g->uses_floor = 1;
-                reserved = 1;
-                break;
-            }
-            if (srs_make_room(&e->srs, bytes, NULL)) {
-                mem_take_parts(&e->mem, bytes);
-                reserved = 1;
-                break;
-            }
-            e->mem.waits++;
-            pthread_cond_wait(&e->cv_mem, &e->mu);
-        }
-        if (reserved) {
-            for (size_t i = 0; i < b->n_jobs; i++) {
-                engine_job *j = b->jobs[i];
-                if (job_live(j) && j->plan.n_partitions > part) {
-                    g->jobs[g->n] = j;
-                    g->reserved[g->n] = g->uses_floor ? 0 : j->plan.partition_bytes;
-                    g->n++;
-                    j->in_flight++;
-                }
-            }
-        }
-        if (!g->n) {
-            e->synth_tasks--;
-            if (g->uses_floor)
-                b->floor_in_use = 0;
-            free(g->jobs);
-            free(g->parts);
-            free(g->reserved);
-            free(g);
-            b->tasks_open--;
-            batch_check_done(e, b);
-            pthread_cond_broadcast(&e->cv_mem);
-            continue;
-        }
-        e->synth_active++;
-        if (e->synth_active > e->dbg.synth_active_peak)
-            e->dbg.synth_active_peak = e->synth_active;
-        pthread_mutex_unlock(&e->mu);
-
-        double *t = calloc(2 * g->n, sizeof *t);
-        cuzk_status *st = calloc(g->n, sizeof *st);
-        char(*errs)[CUZK_ERROR_LEN] = calloc(g->n, sizeof *errs);
-        for (size_t k = 0; k < g->n; k++) {
-            engine_job *j = g->jobs[k];
-            double t0 = engine_now(e);
-            cuzk_status s = CUZK_E_INTERNAL;
-            char msg[CUZK_ERROR_LEN] = "internal: out of memory";
-            if (t && st && errs)
-                s = j->provider.synthesize(j->provider.ctx, j->plan.state, part, &g->parts[k], msg);
-            if (s != CUZK_OK)
-                r1cs_partition_free(&g->parts[k]);
-            if (t) {
-                t[2 * k] = t0;
-                t[2 * k + 1] = engine_now(e);
-            }
-            if (st)
-                st[k] = s;
-            if (errs)
-                snprintf(errs[k], CUZK_ERROR_LEN, "%s", msg);
-        }
-
-        pthread_mutex_lock(&e->mu);
-        e->synth_active--;
-        e->synth_tasks--;
-        g->synth_end_ms = engine_now(e);
-        for (size_t k = 0; k < g->n; k++) {
-            engine_job *j = g->jobs[k];
-            if (t) {
-                engine_stage(e, j, (int)part, CUZK_STAGE_SYNTHESIS, t[2 * k], t[2 * k + 1]);
-                j->synth_ms += t[2 * k + 1] - t[2 * k];
-            }
-            cuzk_status s = st ? st[k] : CUZK_E_INTERNAL;
-            size_t bytes = s == CUZK_OK ? r1cs_partition_bytes(&g->parts[k]) : 0;
-            if (s == CUZK_OK)
-                mem_actual_add(&e->mem, bytes);
-            if (s != CUZK_OK && job_live(j)) {
-                j->failed = 1;
-                snprintf(j->error, CUZK_ERROR_LEN, "partition %zu: synthesis: %s", part,
-                         errs ? errs[k] : "internal: out of memory");
-            } else if (s == CUZK_OK && bytes > j->plan.partition_bytes && job_live(j)) {
-                j->failed = 1;
-                snprintf(j->error, CUZK_ERROR_LEN,
-                         "internal: provider %s: partition %zu has %zu bytes, more than the %llu "
-                         "it announced",
-                         j->provider.name, part, bytes,
-                         (unsigned long long)j->plan.partition_bytes);
-            }
-            if (!job_live(j))
-                drop_member(e, g, k);
-        }
-        free(t);
-        free(st);
-        free(errs);
-        if (group_empty(g))
-            group_done(e, g);
-        else
-            queue_group(e, g);
-        pthread_cond_broadcast(&e->cv_synth);
-    }
-out:
-    pthread_mutex_unlock(&e->mu);
-    return NULL;
 }
 
 /* ---- proving -------------------------------------------------------------------- */
@@ -558,7 +118,7 @@ static void *prover_main(void *arg) {
         size_t m = 0;
         for (size_t k = 0; k < g->n; k++) {
             if (g->jobs[k] && !job_live(g->jobs[k]))
-                drop_member(e, g, k);
+                group_drop_member(e, g, k);
             if (g->jobs[k]) {
                 if (m != k) {
                     g->jobs[m] = g->jobs[k];

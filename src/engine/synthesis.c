@@ -1,0 +1,209 @@
+/* The synthesis workers: synth_workers threads, one core each.
+ *
+ * A worker takes a task (one partition index of an active batch, pipeline
+ * order) when fewer than queue_depth groups are being synthesized, queued or
+ * proven (the bounded queue), reserves the group's bytes (the batch's floor
+ * if free, else from the budget, demoting idle parameter sets or waiting if
+ * need be), synthesizes each live job's partition without the lock, and
+ * queues the group for the provers.  A member whose job was cancelled or
+ * failed meanwhile is dropped at the end of its synthesis. */
+#include "engine/synthesis.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "engine/batch.h"
+
+static unsigned slots_used(const cuzk_engine *e) {
+    return e->synth_tasks + (unsigned)e->n_queued_groups + e->prove_active;
+}
+
+static int task_has_live(const engine_batch *b, size_t part) {
+    for (size_t i = 0; i < b->n_jobs; i++)
+        if (job_live(b->jobs[i]) && b->jobs[i]->plan.n_partitions > part)
+            return 1;
+    return 0;
+}
+
+/* The next task in pipeline order (active list order, lowest partition). */
+static engine_batch *pick_task(cuzk_engine *e, size_t *part) {
+    for (engine_batch *b = e->active; b; b = b->next) {
+        while (b->next_task < b->n_partitions && !task_has_live(b, b->next_task))
+            b->next_task++;
+        if (b->next_task < b->n_partitions) {
+            *part = b->next_task++;
+            b->tasks_open++;
+            return b;
+        }
+    }
+    return NULL;
+}
+
+/* Waits for a free slot and a task; NULL when the pipeline has ended. */
+static engine_batch *take_task(cuzk_engine *e, size_t *part) {
+    engine_batch *b = NULL;
+    while (slots_used(e) >= e->queue_depth || !(b = pick_task(e, part))) {
+        if (e->dispatcher_done && !e->n_active)
+            return NULL;
+        pthread_cond_wait(&e->cv_synth, &e->mu);
+    }
+    e->synth_tasks++;
+    return b;
+}
+
+/* Closes a task that put nothing in flight (g may be NULL). */
+static void drop_task(cuzk_engine *e, engine_batch *b, engine_group *g) {
+    e->synth_tasks--;
+    if (g && g->uses_floor)
+        b->floor_in_use = 0;
+    group_free(g);
+    b->tasks_open--;
+    batch_check_done(e, b);
+    pthread_cond_broadcast(&e->cv_mem);
+}
+
+static void fail_live_jobs(cuzk_engine *e, engine_batch *b, const char *msg) {
+    for (size_t i = 0; i < b->n_jobs; i++)
+        if (job_live(b->jobs[i])) {
+            b->jobs[i]->failed = 1;
+            snprintf(b->jobs[i]->error, CUZK_ERROR_LEN, "%s", msg);
+            batch_settle(e, b->jobs[i]);
+        }
+}
+
+/* Reserves the group's bytes, the floor if free, else the budget (waiting
+ * for memory; liveness is re-checked on every wake), and takes in every live
+ * job that has this partition.  Returns the number of members. */
+static size_t reserve_group(cuzk_engine *e, engine_group *g) {
+    engine_batch *b = g->batch;
+    size_t part = g->partition;
+    for (;;) {
+        uint64_t bytes = 0;
+        size_t live = 0;
+        for (size_t i = 0; i < b->n_jobs; i++)
+            if (job_live(b->jobs[i]) && b->jobs[i]->plan.n_partitions > part) {
+                bytes += b->jobs[i]->plan.partition_bytes;
+                live++;
+            }
+        if (!live)
+            return 0;
+        if (!b->floor_in_use && bytes <= b->floor_bytes) {
+            b->floor_in_use = 1;
+            g->uses_floor = 1;
+            break;
+        }
+        if (srs_make_room(&e->srs, bytes, NULL)) {
+            mem_take_parts(&e->mem, bytes);
+            break;
+        }
+        e->mem.waits++;
+        pthread_cond_wait(&e->cv_mem, &e->mu);
+    }
+    for (size_t i = 0; i < b->n_jobs; i++) {
+        engine_job *j = b->jobs[i];
+        if (job_live(j) && j->plan.n_partitions > part) {
+            g->jobs[g->n] = j;
+            g->reserved[g->n] = g->uses_floor ? 0 : j->plan.partition_bytes;
+            g->n++;
+            j->in_flight++;
+        }
+    }
+    return g->n;
+}
+
+/* One member's synthesis, run without the lock. */
+typedef struct {
+    double start_ms, end_ms;
+    cuzk_status st;
+    char err[CUZK_ERROR_LEN];
+} member_result;
+
+static void synthesize_members(cuzk_engine *e, engine_group *g, member_result *res) {
+    for (size_t k = 0; k < g->n; k++) {
+        engine_job *j = g->jobs[k];
+        member_result *r = &res[k];
+        snprintf(r->err, sizeof r->err, "internal: out of memory");
+        r->start_ms = engine_now(e);
+        r->st = j->provider.synthesize(j->provider.ctx, j->plan.state, g->partition, &g->parts[k],
+                                       r->err);
+        if (r->st != CUZK_OK)
+            r1cs_partition_free(&g->parts[k]);
+        r->end_ms = engine_now(e);
+    }
+}
+
+/* Back under the lock: records each member's stage and bytes, fails a job
+ * whose synthesis failed or overran its announced size, and drops members
+ * that are no longer live.  res is NULL when it could not be allocated. */
+static void record_members(cuzk_engine *e, engine_group *g, const member_result *res) {
+    size_t part = g->partition;
+    for (size_t k = 0; k < g->n; k++) {
+        engine_job *j = g->jobs[k];
+        if (res) {
+            engine_stage(e, j, (int)part, CUZK_STAGE_SYNTHESIS, res[k].start_ms, res[k].end_ms);
+            j->synth_ms += res[k].end_ms - res[k].start_ms;
+        }
+        cuzk_status s = res ? res[k].st : CUZK_E_INTERNAL;
+        size_t bytes = s == CUZK_OK ? r1cs_partition_bytes(&g->parts[k]) : 0;
+        if (s == CUZK_OK)
+            mem_actual_add(&e->mem, bytes);
+        if (s != CUZK_OK && job_live(j)) {
+            j->failed = 1;
+            snprintf(j->error, CUZK_ERROR_LEN, "partition %zu: synthesis: %s", part,
+                     res ? res[k].err : "internal: out of memory");
+        } else if (s == CUZK_OK && bytes > j->plan.partition_bytes && job_live(j)) {
+            j->failed = 1;
+            snprintf(j->error, CUZK_ERROR_LEN,
+                     "internal: provider %s: partition %zu has %zu bytes, more than the %llu "
+                     "it announced",
+                     j->provider.name, part, bytes, (unsigned long long)j->plan.partition_bytes);
+        }
+        if (!job_live(j))
+            group_drop_member(e, g, k);
+    }
+}
+
+/* One task, from reservation to the prove queue. */
+static void synth_task(cuzk_engine *e, engine_batch *b, size_t part) {
+    engine_group *g = group_new(b, part);
+    if (!g) {
+        fail_live_jobs(e, b, "internal: out of memory");
+        drop_task(e, b, NULL);
+        return;
+    }
+    if (!reserve_group(e, g)) {
+        drop_task(e, b, g);
+        return;
+    }
+    e->synth_active++;
+    if (e->synth_active > e->dbg.synth_active_peak)
+        e->dbg.synth_active_peak = e->synth_active;
+    pthread_mutex_unlock(&e->mu);
+
+    member_result *res = calloc(g->n, sizeof *res);
+    if (res)
+        synthesize_members(e, g, res);
+
+    pthread_mutex_lock(&e->mu);
+    e->synth_active--;
+    e->synth_tasks--;
+    g->synth_end_ms = engine_now(e);
+    record_members(e, g, res);
+    free(res);
+    if (group_empty(g))
+        group_done(e, g);
+    else
+        group_queue(e, g);
+    pthread_cond_broadcast(&e->cv_synth);
+}
+
+void *synth_main(void *arg) {
+    cuzk_engine *e = arg;
+    pthread_mutex_lock(&e->mu);
+    engine_batch *b;
+    size_t part = 0;
+    while ((b = take_task(e, &part)))
+        synth_task(e, b, part);
+    pthread_mutex_unlock(&e->mu);
+    return NULL;
+}
