@@ -63,7 +63,7 @@ void srs_init(srs_manager *m, const char *cache_dir, const srs_env *env) {
     m->decode_threads = 1;
 }
 
-static double now_ms(const srs_manager *m) {
+static double clock_ms(const srs_manager *m) {
     return m->env.now_ms ? m->env.now_ms(m->env.ctx) : timing_now_ms();
 }
 
@@ -311,14 +311,14 @@ cuzk_status srs_acquire(srs_manager *m, srs_set *s, uint64_t also, int wait, dou
         m->loads++;
         *load_ms = timing_now_ms() - t0;
     }
-    s->last_used_ms = now_ms(m);
+    s->last_used_ms = clock_ms(m);
     return CUZK_OK;
 }
 
 void srs_release(srs_manager *m, srs_set *s) {
     if (s->refs)
         s->refs--;
-    s->last_used_ms = now_ms(m);
+    s->last_used_ms = clock_ms(m);
     if (!s->refs)
         pthread_cond_broadcast(m->env.cv_mem); /* now evictable */
 }
