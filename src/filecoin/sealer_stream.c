@@ -22,6 +22,7 @@
 #include "filecoin/seal_labels.h"
 #include "filecoin/tree_stream.h"
 #include "util/err.h"
+#include "util/file_write.h"
 
 static double now_s(void) {
     struct timespec t;
@@ -157,28 +158,26 @@ static int parent_cache(stream_ctx *c, const fc_graph *g, const fc_stream_opts *
     uint64_t want = g->nodes * FC_PARENT_CACHE_ENTRY_BYTES;
     struct stat st;
     if (stat(path, &st) != 0 || (uint64_t)st.st_size != want) {
-        char tmp[4200];
-        snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
-        FILE *f = fopen(tmp, "wb");
-        if (!f)
-            return err_set(err, cap, "cannot create %s: %s", tmp, strerror(errno));
+        file_atomic f;
+        if (file_atomic_open(&f, path, err, cap) != 0)
+            return -1;
         uint64_t bytes = parent_gen_bytes(g->nodes, c->threads);
         if (fc_seal_mem_reserve(&c->mem, bytes) != 0) {
-            fclose(f);
-            remove(tmp);
+            file_atomic_abort(&f);
             return err_set(err, cap, "memory budget: generating the parent cache takes %llu bytes",
                            (unsigned long long)bytes);
         }
         uint8_t digest[32];
         char msg[256];
         int rc =
-            fc_parent_cache_generate(digest, g, c->threads ? c->threads : 1, f, msg, sizeof msg);
+            fc_parent_cache_generate(digest, g, c->threads ? c->threads : 1, f.f, msg, sizeof msg);
         fc_seal_mem_release(&c->mem, bytes);
-        rc |= fclose(f) != 0;
-        if (rc != 0 || rename(tmp, path) != 0) {
-            remove(tmp);
-            return err_set(err, cap, "cannot write the parent cache %s", path);
+        if (rc != 0) {
+            file_atomic_abort(&f);
+            return err_set(err, cap, "cannot write the parent cache %s: %s", path, msg);
         }
+        if (file_atomic_commit(&f, msg, sizeof msg) != 0)
+            return err_set(err, cap, "parent cache: %s", msg);
     }
     c->fd_parents = open(path, O_RDONLY | O_CLOEXEC);
     if (c->fd_parents < 0)
