@@ -24,6 +24,7 @@
 #include "cli/bench_args.h"
 #include "cli/bench_load.h"
 #include "server/grpc_client.h"
+#include "util/file_write.h"
 #include "util/slog.h"
 
 int cmd_bench_client_matches(const char *w) {
@@ -289,15 +290,12 @@ static int cmd_prove(const bench_args *a, grpc_client *c) {
             rc = call_failed(a, "Prove", rec[0].code, rec[0].msg);
         else
             print_result_block(&rec[0]);
-        if (a->proof_out && ok) {
-            FILE *f = fopen(a->proof_out, "wb");
-            if (!f ||
-                fwrite(rec[0].res.proof, 1, rec[0].res.proof_len, f) != rec[0].res.proof_len) {
-                fprintf(stderr, "cuzk bench: --proof-out %s: %s\n", a->proof_out, strerror(errno));
-                rc = 1;
-            }
-            if (f && fclose(f) != 0)
-                rc = 1;
+        char werr[512];
+        if (a->proof_out && ok &&
+            file_write_atomic(a->proof_out, rec[0].res.proof, rec[0].res.proof_len, werr,
+                              sizeof werr) != 0) {
+            fprintf(stderr, "cuzk bench: --proof-out: %s\n", werr);
+            rc = 1;
         }
     }
     printf("\n=== %s Summary ===\n", a->sub == SUB_SINGLE  ? "Single"

@@ -8,6 +8,7 @@
 
 #include "cli/args.h"
 #include "filecoin/c1.h"
+#include "util/file_write.h"
 #include "util/hex.h"
 
 static const char *usage = "cuzk c1 check FILE | cuzk c1 synth --proof NAME|ID [--seed N] "
@@ -89,13 +90,11 @@ static int synth(int argc, char **argv) {
         fprintf(stderr, "cuzk c1 synth: %s\n", err.msg);
         return 1;
     }
-    FILE *f = fopen(out, "wb");
-    int bad = !f || fwrite(bytes, 1, len, f) != len;
-    if (f)
-        bad |= fclose(f) != 0;
+    char werr[512];
+    int bad = file_write_atomic(out, bytes, len, werr, sizeof werr) != 0;
     free(bytes);
     if (bad) {
-        fprintf(stderr, "cuzk c1 synth: cannot write %s\n", out);
+        fprintf(stderr, "cuzk c1 synth: %s\n", werr);
         return 1;
     }
     printf("%s: synthetic %s (random values, not a proof), %zu bytes\n", out, p->name, len);

@@ -15,6 +15,7 @@
 #include "groth16/backend.h"
 #include "groth16/setup.h"
 #include "groth16/verify.h"
+#include "util/file_write.h"
 #include "util/hex.h"
 #include "util/parallel.h"
 #include "util/timing.h"
@@ -194,16 +195,17 @@ int cmd_prove(int argc, char **argv) {
         /* never hand out a proof that does not verify */
         if (groth16_verify(&pvk, &proof, part.input + 1, part.num_inputs - 1, &err) == GROTH16_OK) {
             uint8_t bytes[GROTH16_PROOF_BYTES];
+            char werr[512];
             groth16_proof_write(bytes, &proof);
-            FILE *f = fopen(a.proof, "wb");
-            if (f && fwrite(bytes, 1, sizeof bytes, f) == sizeof bytes && fclose(f) == 0 &&
-                (!a.public_path ||
-                 write_public(a.public_path, part.input + 1, part.num_inputs - 1) == 0)) {
+            if (file_write_atomic(a.proof, bytes, sizeof bytes, werr, sizeof werr) != 0) {
+                fprintf(stderr, "cuzk prove: %s\n", werr);
+            } else if (a.public_path &&
+                       write_public(a.public_path, part.input + 1, part.num_inputs - 1) != 0) {
+                fprintf(stderr, "cuzk prove: cannot write %s\n", a.public_path);
+            } else {
                 printf("prove: %zu rows; synthesis %.1f ms, prove %.1f ms; proof verified\n",
                        part.num_constraints, synth_ms, t.total_ms);
                 rc = 0;
-            } else {
-                fprintf(stderr, "cuzk prove: cannot write %s\n", a.proof);
             }
         } else {
             fprintf(stderr, "cuzk prove: the proof failed self-verification (%s); not written\n",

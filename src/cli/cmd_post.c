@@ -16,6 +16,7 @@
 #include "cli/args.h"
 #include "filecoin/merkle_tree.h"
 #include "filecoin/post_vanilla_gen.h"
+#include "util/file_write.h"
 #include "util/hex.h"
 
 static const char *usage = "cuzk post-vanilla --registered-proof ID --sector-dir DIR "
@@ -133,9 +134,8 @@ int cmd_post_vanilla(int argc, char **argv) {
         fprintf(stderr, "cuzk post-vanilla: %s\n", err);
         goto done;
     }
-    FILE *f = fopen(out, "wb");
-    if (!f || fwrite(bin, 1, len, f) != len || fclose(f) != 0) {
-        fprintf(stderr, "cuzk post-vanilla: cannot write %s\n", out);
+    if (file_write_atomic(out, bin, len, err, sizeof err) != 0) {
+        fprintf(stderr, "cuzk post-vanilla: %s\n", err);
         free(bin);
         goto done;
     }

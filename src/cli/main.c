@@ -1,4 +1,6 @@
-/* cuzk: the command-line entry point.  Each subcommand lives in its own file. */
+/* cuzk: the command-line entry point.  Each subcommand lives in its own file;
+ * this one holds the command table (what argv[1] and argv[2] select, the
+ * handler, its line of help) and generates `cuzk help` from it. */
 #include <stdio.h>
 #include <string.h>
 
@@ -23,122 +25,166 @@
 
 #include "cuzk/version.h"
 
+#ifdef CUZK_HAVE_DAEMON
+#define IF_DAEMON(f) f
+#else
+#define IF_DAEMON(f) NULL /* listed in the help, refused as unknown */
+#endif
+
+typedef struct {
+    const char *names;                 /* argv[1]: one name, or several separated by spaces */
+    const char *sub;                   /* argv[2] must be this word (or NULL) */
+    int (*sub_match)(const char *arg); /* or satisfy this (or NULL) */
+    int (*run)(int argc, char **argv); /* NULL: a help line only */
+    int skip;                          /* run gets (argc - skip, argv + skip) */
+    const char *synopsis;              /* after "  " in the help; NULL: not listed */
+    const char *help;                  /* one line; NULL with a synopsis: a note */
+} command;
+
+static int setup_porep_match(const char *a) {
+    return strncmp(a, "porep-", 6) == 0 || strncmp(a, "wpost-", 6) == 0 ||
+           strncmp(a, "winning-", 8) == 0;
+}
+
+static int cmd_version(int argc, char **argv) {
+    (void)argc;
+    (void)argv;
+    printf("cuzk %s\n", CUZK_VERSION_STRING);
+    return 0;
+}
+
+static int cmd_help(int argc, char **argv);
+
+/* In help order.  Dispatch takes the first row whose argv[2] condition holds,
+ * then the first plain row of that name, so a row like "prove porep" wins
+ * over "prove" wherever it stands. */
+static const command commands[] = {
+    {"selftest", NULL, NULL, cmd_selftest, 2, "selftest [--vectors FILE] [--eip2537 FILE]",
+     "check the arithmetic"},
+    {"setup", NULL, NULL, cmd_setup, 2, "setup --circuit C --params F --vk F",
+     "TEST-ONLY parameters for a built-in circuit"},
+    {"prove", NULL, NULL, cmd_prove, 2, "prove --circuit C --params F --proof F [--public F]",
+     "prove (self-verified)"},
+    {"verify", NULL, NULL, cmd_verify, 2, "verify --vk F --proof F --public F",
+     "verify a bellperson-format proof"},
+    {"prove", "zkey", NULL, cmd_prove_zkey, 3,
+     "prove zkey --zkey F --wtns F --proof F --public F [--threads N]",
+     "snarkjs .zkey/.wtns (bls12381) -> snarkjs JSON"},
+    {"verify", "zkey", NULL, cmd_verify_zkey, 3, "verify zkey --vk F --proof F --public F",
+     "verify snarkjs JSON: OK/INVALID"},
+    {"bench", "prove", NULL, cmd_bench_prove, 3,
+     "bench prove [--circuit random:N] [--threads T] [--reps R]", "per-phase timing"},
+    {NULL, NULL, NULL, NULL, 0, "(built-in circuits C: cubic[:X], random:N[:SEED])", NULL},
+    {"circuit", NULL, NULL, cmd_circuit, 2, "circuit info porep-2k|...|window-64g",
+     "Filecoin circuit shape and counts"},
+    {"bench", "synth", NULL, cmd_bench_synth, 3, "bench synth porep-2k|porep-8m [--reps R]",
+     "proving-mode synthesis speed"},
+    {"bench", "engine", NULL, cmd_bench_engine, 3, "bench engine [--jobs N --partitions P]",
+     "engine throughput, pipelined vs not"},
+    {"bench", "ab", NULL, cmd_bench_ab, 3, "bench ab --workload W --a K=V,.. --b K=V,..",
+     "A/B of the switches (--list: them)"},
+    {"hash", NULL, NULL, cmd_hash, 2, "hash poseidon --arity A HEX...",
+     "Filecoin Poseidon (LE hex in/out)"},
+    {NULL, NULL, NULL, NULL, 0, "hash sha256-trunc HEX", "SHA-256 with byte 31 &= 0x3f"},
+    {"graph", NULL, NULL, cmd_graph, 2, "graph cache-name|cache-digest PROOF [--out F]",
+     "SDR parent cache name / digest"},
+    {"daemon", NULL, NULL, IF_DAEMON(cmd_daemon), 2, "daemon --config F [--listen A]",
+     "the cuzk.v1 gRPC proving daemon (if built)"},
+    {"bench", NULL, IF_DAEMON(cmd_bench_client_matches), IF_DAEMON(cmd_bench_client), 1,
+     "bench single|batch|stress|status|preload|metrics [-a ADDR] ...",
+     "a daemon's client (if built; `cuzk bench --help`)"},
+    /* Rust cuzk-daemon's command line (`cuzk --config F`, systemd units) */
+    {"--config -c --listen -l --log-level", NULL, NULL, IF_DAEMON(cmd_daemon), 1, NULL, NULL},
+    {"c1", NULL, NULL, cmd_c1, 2, "c1 check FILE", "check a C1 output (JSON or c1.json)"},
+    {"seal", NULL, NULL, cmd_seal, 2, "seal --registered-proof P ... --out DIR",
+     "seal test data (2KiB..512MiB) -> C1"},
+    {"verify-vanilla", NULL, NULL, cmd_verify_vanilla, 2,
+     "verify-vanilla --c1 FILE [--miner-id N --sector-number N]", "verify a C1's proofs"},
+    {"post-vanilla", NULL, NULL, cmd_post_vanilla, 2,
+     "post-vanilla --registered-proof ID --sector-dir D --randomness HEX --out F",
+     "PoSt vanilla proof (bincode) of a sealed sector"},
+    {"setup", NULL, setup_porep_match, cmd_setup_porep, 2,
+     "setup porep-2k|wpost-2k|winning-2k|... --out DIR", "TEST-ONLY parameters (Filecoin names)"},
+    {"prove", "porep", NULL, cmd_prove_porep, 3, "prove porep --c1 F --params-dir D [--out P]",
+     "PoRep C2: C1 -> verified proof"},
+    {"verify", "porep", NULL, cmd_verify_porep, 3, "verify porep --c1 F --proof P --params-dir D",
+     "verify a PoRep proof: OK/INVALID"},
+    {"porep", NULL, NULL, cmd_porep, 2, "porep public-inputs --c1 F [--partition K]",
+     "the derived public inputs (hex)"},
+    {"prove", "post", NULL, cmd_prove_post, 3,
+     "prove post --kind winning|window --vanilla F... --randomness HEX --params-dir D",
+     "WindowPoSt/WinningPoSt -> verified proof(s)"},
+    {"verify", "post", NULL, cmd_verify_post, 3,
+     "verify post --kind K --vanilla F... --randomness HEX --proof P", "OK/INVALID"},
+    {"post", NULL, NULL, cmd_post, 2, "post public-inputs --kind K --vanilla F... --randomness HEX",
+     "public inputs (hex)"},
+    {"version --version", NULL, NULL, cmd_version, 2, "version", "print the version"},
+    {"help --help -h", NULL, NULL, cmd_help, 2, "help", "this text"},
+};
+#define N_COMMANDS (sizeof commands / sizeof commands[0])
+
+/* The synopsis column: longer synopses put their help on the next line. */
+#define HELP_COLUMN 44
+
 static int usage(FILE *to) {
     fprintf(to,
             "cuzk %s - Groth16 proving engine for Filecoin\n"
             "usage: cuzk <command> [args]\n"
-            "commands:\n"
-            "  selftest [--vectors FILE] [--eip2537 FILE]   check the arithmetic\n"
-            "  setup --circuit C --params F --vk F          TEST-ONLY parameters for a built-in "
-            "circuit\n"
-            "  prove --circuit C --params F --proof F [--public F]   prove (self-verified)\n"
-            "  verify --vk F --proof F --public F           verify a bellperson-format proof\n"
-            "  prove zkey --zkey F --wtns F --proof F --public F [--threads N]\n"
-            "                                   snarkjs .zkey/.wtns (bls12381) -> snarkjs JSON\n"
-            "  verify zkey --vk F --proof F --public F      verify snarkjs JSON: OK/INVALID\n"
-            "  bench prove [--circuit random:N] [--threads T] [--reps R]   per-phase timing\n"
-            "  (built-in circuits C: cubic[:X], random:N[:SEED])\n"
-            "  circuit info porep-2k|...|window-64g        Filecoin circuit shape and counts\n"
-            "  bench synth porep-2k|porep-8m [--reps R]    proving-mode synthesis speed\n"
-            "  bench engine [--jobs N --partitions P]       engine throughput, pipelined vs not\n"
-            "  bench ab --workload W --a K=V,.. --b K=V,..  A/B of the switches (--list: them)\n"
-            "  hash poseidon --arity A HEX...               Filecoin Poseidon (LE hex in/out)\n"
-            "  hash sha256-trunc HEX                        SHA-256 with byte 31 &= 0x3f\n"
-            "  graph cache-name|cache-digest PROOF [--out F]   SDR parent cache name / digest\n"
-            "  daemon --config F [--listen A]               the cuzk.v1 gRPC proving daemon "
-            "(if built)\n"
-            "  bench single|batch|stress|status|preload|metrics [-a ADDR] ...   a daemon's client\n"
-            "                                   (if built; `cuzk bench --help`)\n"
-            "  c1 check FILE                                check a C1 output (JSON or c1.json)\n"
-            "  seal --registered-proof P ... --out DIR      seal test data (2KiB..512MiB) -> C1\n"
-            "  verify-vanilla --c1 FILE [--miner-id N --sector-number N]   verify a C1's proofs\n"
-            "  post-vanilla --registered-proof ID --sector-dir D --randomness HEX --out F\n"
-            "                                   PoSt vanilla proof (bincode) of a sealed sector\n"
-            "  setup porep-2k|wpost-2k|winning-2k|... --out DIR   TEST-ONLY parameters (Filecoin "
-            "names)\n"
-            "  prove porep --c1 F --params-dir D [--out P]  PoRep C2: C1 -> verified proof\n"
-            "  verify porep --c1 F --proof P --params-dir D verify a PoRep proof: OK/INVALID\n"
-            "  porep public-inputs --c1 F [--partition K]   the derived public inputs (hex)\n"
-            "  prove post --kind winning|window --vanilla F... --randomness HEX --params-dir D\n"
-            "                                   WindowPoSt/WinningPoSt -> verified proof(s)\n"
-            "  verify post --kind K --vanilla F... --randomness HEX --proof P   OK/INVALID\n"
-            "  post public-inputs --kind K --vanilla F... --randomness HEX   public inputs (hex)\n"
-            "  version                                      print the version\n"
-            "  help                                         this text\n",
+            "commands:\n",
             CUZK_VERSION_STRING);
+    for (size_t i = 0; i < N_COMMANDS; i++) {
+        const command *c = &commands[i];
+        if (!c->synopsis)
+            continue;
+        if (!c->help)
+            fprintf(to, "  %s\n", c->synopsis);
+        else if (strlen(c->synopsis) <= HELP_COLUMN)
+            fprintf(to, "  %-*s %s\n", HELP_COLUMN, c->synopsis, c->help);
+        else
+            fprintf(to, "  %s\n  %-*s %s\n", c->synopsis, HELP_COLUMN, "", c->help);
+    }
     return to == stdout ? 0 : 2;
+}
+
+static int cmd_help(int argc, char **argv) {
+    (void)argc;
+    (void)argv;
+    return usage(stdout);
+}
+
+/* Whether word is one of the space-separated names. */
+static int name_in(const char *names, const char *word) {
+    size_t n = strlen(word);
+    for (const char *p = names; *p;) {
+        size_t len = strcspn(p, " ");
+        if (len == n && strncmp(p, word, n) == 0)
+            return 1;
+        p += len + (p[len] == ' ');
+    }
+    return 0;
+}
+
+static const command *find(int argc, char **argv) {
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < N_COMMANDS; i++) {
+            const command *c = &commands[i];
+            int conditional = c->sub || c->sub_match;
+            if (!c->names || !c->run || conditional != (pass == 0) || !name_in(c->names, argv[1]))
+                continue;
+            if (!conditional)
+                return c;
+            if (argc > 2 && (c->sub ? strcmp(argv[2], c->sub) == 0 : c->sub_match(argv[2])))
+                return c;
+        }
+    return NULL;
 }
 
 int main(int argc, char **argv) {
     if (argc < 2)
         return usage(stderr);
-    const char *cmd = argv[1];
-    if (strcmp(cmd, "selftest") == 0)
-        return cmd_selftest(argc - 2, argv + 2);
-    if (strcmp(cmd, "setup") == 0 && argc > 2 &&
-        (strncmp(argv[2], "porep-", 6) == 0 || strncmp(argv[2], "wpost-", 6) == 0 ||
-         strncmp(argv[2], "winning-", 8) == 0))
-        return cmd_setup_porep(argc - 2, argv + 2);
-    if (strcmp(cmd, "prove") == 0 && argc > 2 && strcmp(argv[2], "porep") == 0)
-        return cmd_prove_porep(argc - 3, argv + 3);
-    if (strcmp(cmd, "verify") == 0 && argc > 2 && strcmp(argv[2], "porep") == 0)
-        return cmd_verify_porep(argc - 3, argv + 3);
-    if (strcmp(cmd, "porep") == 0)
-        return cmd_porep(argc - 2, argv + 2);
-    if (strcmp(cmd, "prove") == 0 && argc > 2 && strcmp(argv[2], "post") == 0)
-        return cmd_prove_post(argc - 3, argv + 3);
-    if (strcmp(cmd, "verify") == 0 && argc > 2 && strcmp(argv[2], "post") == 0)
-        return cmd_verify_post(argc - 3, argv + 3);
-    if (strcmp(cmd, "post") == 0)
-        return cmd_post(argc - 2, argv + 2);
-    if (strcmp(cmd, "setup") == 0)
-        return cmd_setup(argc - 2, argv + 2);
-    if (strcmp(cmd, "prove") == 0 && argc > 2 && strcmp(argv[2], "zkey") == 0)
-        return cmd_prove_zkey(argc - 3, argv + 3);
-    if (strcmp(cmd, "verify") == 0 && argc > 2 && strcmp(argv[2], "zkey") == 0)
-        return cmd_verify_zkey(argc - 3, argv + 3);
-    if (strcmp(cmd, "prove") == 0)
-        return cmd_prove(argc - 2, argv + 2);
-    if (strcmp(cmd, "verify") == 0)
-        return cmd_verify(argc - 2, argv + 2);
-    if (strcmp(cmd, "bench") == 0 && argc > 2 && strcmp(argv[2], "engine") == 0)
-        return cmd_bench_engine(argc - 3, argv + 3);
-    if (strcmp(cmd, "bench") == 0 && argc > 2 && strcmp(argv[2], "ab") == 0)
-        return cmd_bench_ab(argc - 3, argv + 3);
-    if (strcmp(cmd, "bench") == 0 && argc > 2 && strcmp(argv[2], "prove") == 0)
-        return cmd_bench_prove(argc - 3, argv + 3);
-#ifdef CUZK_HAVE_DAEMON
-    if (strcmp(cmd, "daemon") == 0)
-        return cmd_daemon(argc - 2, argv + 2);
-    if (strcmp(cmd, "bench") == 0 && argc > 2 && cmd_bench_client_matches(argv[2]))
-        return cmd_bench_client(argc - 1, argv + 1);
-    /* Rust cuzk-daemon's command line (`cuzk --config F`, systemd units) */
-    if (strcmp(cmd, "--config") == 0 || strcmp(cmd, "-c") == 0 || strcmp(cmd, "--listen") == 0 ||
-        strcmp(cmd, "-l") == 0 || strcmp(cmd, "--log-level") == 0)
-        return cmd_daemon(argc - 1, argv + 1);
-#endif
-    if (strcmp(cmd, "circuit") == 0)
-        return cmd_circuit(argc - 2, argv + 2);
-    if (strcmp(cmd, "bench") == 0 && argc > 2 && strcmp(argv[2], "synth") == 0)
-        return cmd_bench_synth(argc - 3, argv + 3);
-    if (strcmp(cmd, "hash") == 0)
-        return cmd_hash(argc - 2, argv + 2);
-    if (strcmp(cmd, "graph") == 0)
-        return cmd_graph(argc - 2, argv + 2);
-    if (strcmp(cmd, "c1") == 0)
-        return cmd_c1(argc - 2, argv + 2);
-    if (strcmp(cmd, "seal") == 0)
-        return cmd_seal(argc - 2, argv + 2);
-    if (strcmp(cmd, "verify-vanilla") == 0)
-        return cmd_verify_vanilla(argc - 2, argv + 2);
-    if (strcmp(cmd, "post-vanilla") == 0)
-        return cmd_post_vanilla(argc - 2, argv + 2);
-    if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
-        printf("cuzk %s\n", CUZK_VERSION_STRING);
-        return 0;
-    }
-    if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0)
-        return usage(stdout);
-    fprintf(stderr, "cuzk: unknown command \"%s\"\n", cmd);
+    const command *c = find(argc, argv);
+    if (c)
+        return c->run(argc - c->skip, argv + c->skip);
+    fprintf(stderr, "cuzk: unknown command \"%s\"\n", argv[1]);
     return usage(stderr);
 }

@@ -51,11 +51,12 @@ static cuzk_status plan_post(void *ctx, const cuzk_request *req, engine_plan *ou
         snprintf(err, CUZK_ERROR_LEN, "out of memory");
         return CUZK_E_EXHAUSTED;
     }
-    if (post_partition_prepare(st, p, req->vanilla_proofs, req->vanilla_proofs_len,
-                               req->n_vanilla_proofs, req->randomness, req->partition_index, err,
-                               CUZK_ERROR_LEN) != 0) {
+    post_partition_status prc = post_partition_prepare(
+        st, p, req->vanilla_proofs, req->vanilla_proofs_len, req->n_vanilla_proofs, req->randomness,
+        req->partition_index, err, CUZK_ERROR_LEN);
+    if (prc != POST_PARTITION_OK) {
         free(st);
-        return strcmp(err, "out of memory") == 0 ? CUZK_E_EXHAUSTED : CUZK_E_INVALID;
+        return prc == POST_PARTITION_NOMEM ? CUZK_E_EXHAUSTED : CUZK_E_INVALID;
     }
     snprintf(out->circuit_id, sizeof out->circuit_id, "%s-%s", winning ? "winning" : "wpost",
              p->shape->short_name);

@@ -1,11 +1,11 @@
 #include "filecoin/challenges.h"
 
-#include <stdio.h>
 #include <string.h>
 
 #include "filecoin/blake2b.h"
 #include "filecoin/chacha.h"
 #include "filecoin/sha256_native.h"
+#include "util/err.h"
 #include "util/verify.h"
 
 static const char NI_TAG[] = "filecoin.io|PoRep|1|NonInteractive|1";
@@ -123,43 +123,34 @@ void fc_synth_porep_challenges(uint64_t *out, size_t count, unsigned k, uint64_t
         fc_synth_challenges(&out[i], out[i], 1, nodes, gkey);
 }
 
-static int fail(char *err, size_t cap, const char *msg) {
-    if (err && cap)
-        snprintf(err, cap, "%s", msg);
-    return -1;
-}
-
 int fc_porep_challenges(uint64_t *out, const fc_seal_proof *p, unsigned k,
                         const uint8_t replica_id[32], const uint8_t comm_r[32],
                         const uint8_t seed[32], char *err, size_t errcap) {
     if (!p || !replica_id)
-        return fail(err, errcap, "challenges: no proof type or replica_id");
-    if (k >= p->partitions) {
-        if (err && errcap)
-            snprintf(err, errcap, "challenges: partition %u out of range (%s has %u)", k, p->name,
-                     p->partitions);
-        return -1;
-    }
+        return err_set(err, errcap, "challenges: no proof type or replica_id");
+    if (k >= p->partitions)
+        return err_set(err, errcap, "challenges: partition %u out of range (%s has %u)", k, p->name,
+                       p->partitions);
     size_t c = p->challenges_per_partition;
     uint64_t nodes = p->shape->nodes;
     switch (p->variant) {
     case FC_POREP_V1:
     case FC_POREP_V1_1:
         if (!seed)
-            return fail(err, errcap, "challenges: interactive PoRep needs the seed");
+            return err_set(err, errcap, "challenges: interactive PoRep needs the seed");
         fc_interactive_challenges(out, c, k, nodes, replica_id, seed);
         return 0;
     case FC_POREP_NI:
         if (!comm_r)
-            return fail(err, errcap, "challenges: NI-PoRep needs comm_r");
+            return err_set(err, errcap, "challenges: NI-PoRep needs comm_r");
         fc_ni_challenges(out, c, k, nodes, replica_id, comm_r);
         return 0;
     case FC_POREP_SYNTHETIC:
         if (!seed || !comm_r)
-            return fail(err, errcap, "challenges: synthetic PoRep needs comm_r and the seed");
+            return err_set(err, errcap, "challenges: synthetic PoRep needs comm_r and the seed");
         fc_synth_porep_challenges(out, c, k, nodes, fc_synth_count(nodes), replica_id, comm_r,
                                   seed);
         return 0;
     }
-    return fail(err, errcap, "challenges: unknown PoRep variant");
+    return err_set(err, errcap, "challenges: unknown PoRep variant");
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "filecoin/sha256_native.h"
+#include "util/err.h"
 #include "util/hex.h"
 #include "util/parallel.h"
 
@@ -94,12 +95,6 @@ static void *sink_run(void *vctx) {
     return NULL;
 }
 
-static int fail(char *err, size_t cap, const char *msg) {
-    if (err && cap)
-        snprintf(err, cap, "parent cache: %s", msg);
-    return -1;
-}
-
 int fc_parent_cache_generate(uint8_t digest[32], const fc_graph *g, unsigned threads, FILE *out,
                              char *err, size_t errcap) {
     if (threads < 1)
@@ -117,7 +112,7 @@ int fc_parent_cache_generate(uint8_t digest[32], const fc_graph *g, unsigned thr
         free(bufs[0]);
         free(bufs[1]);
         sha256_native_free(sink.sha);
-        return fail(err, errcap, "out of memory");
+        return err_set(err, errcap, "parent cache: out of memory");
     }
 
     pthread_t sink_thread;
@@ -149,6 +144,6 @@ int fc_parent_cache_generate(uint8_t digest[32], const fc_graph *g, unsigned thr
     free(bufs[0]);
     free(bufs[1]);
     if (sink.write_failed || (out && fflush(out) != 0))
-        rc = fail(err, errcap, "write failed");
+        rc = err_set(err, errcap, "parent cache: write failed");
     return rc;
 }

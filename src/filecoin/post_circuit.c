@@ -8,6 +8,7 @@
 
 #include "gadget/num.h"
 #include "gadget/poseidon_circuit.h"
+#include "util/err.h"
 
 void post_shape_for_proof(post_shape *out, const fc_post_proof *p) {
     out->nodes = p->shape->nodes;
@@ -120,24 +121,18 @@ int post_circuit_synthesize(r1cs_cs *cs, const post_shape *s, const post_witness
 
 int post_public_inputs(fr *out, const post_shape *s, size_t n_sectors, const fr *comm_r,
                        const uint64_t *challenges, char *err, size_t errlen) {
-    if (post_shape_check(s) || n_sectors < 1 || n_sectors > s->sectors) {
-        if (err)
-            snprintf(err, errlen, "%zu sectors do not fit a PoSt circuit of %u", n_sectors,
-                     s->sectors);
-        return -1;
-    }
+    if (post_shape_check(s) || n_sectors < 1 || n_sectors > s->sectors)
+        return err_set(err, errlen, "%zu sectors do not fit a PoSt circuit of %u", n_sectors,
+                       s->sectors);
     const size_t C = s->challenges;
     size_t n = 0;
     for (size_t i = 0; i < n_sectors; i++) {
         out[n++] = comm_r[i];
         for (size_t j = 0; j < C; j++) {
             uint64_t c = challenges[i * C + j];
-            if (c >= s->nodes) {
-                if (err)
-                    snprintf(err, errlen, "sector %zu challenge %zu: leaf %llu is not below %llu",
-                             i, j, (unsigned long long)c, (unsigned long long)s->nodes);
-                return -1;
-            }
+            if (c >= s->nodes)
+                return err_set(err, errlen, "sector %zu challenge %zu: leaf %llu is not below %llu",
+                               i, j, (unsigned long long)c, (unsigned long long)s->nodes);
             fr_set_u64(&out[n++], c);
         }
     }
@@ -150,22 +145,18 @@ int post_public_inputs(fr *out, const post_shape *s, size_t n_sectors, const fr 
 static int check_path(const fc_inclusion_proof *p, const por_shape *t, char *err, size_t errlen,
                       size_t sector, size_t j) {
     const unsigned levels = por_shape_levels(t);
-    if (fc_inclusion_levels(p) != levels || p->n_sub != (t->sub != 0) ||
-        p->n_top != (t->top != 0)) {
-        snprintf(err, errlen,
-                 "sector %zu proof %zu: %u+%u+%u path elements, the circuit's tree has %u "
-                 "(%u-%u-%u)",
-                 sector, j, p->n_base, p->n_sub, p->n_top, levels, t->base, t->sub, t->top);
-        return -1;
-    }
+    if (fc_inclusion_levels(p) != levels || p->n_sub != (t->sub != 0) || p->n_top != (t->top != 0))
+        return err_set(err, errlen,
+                       "sector %zu proof %zu: %u+%u+%u path elements, the circuit's tree has %u "
+                       "(%u-%u-%u)",
+                       sector, j, p->n_base, p->n_sub, p->n_top, levels, t->base, t->sub, t->top);
     for (unsigned l = 0; l < levels; l++) {
         const unsigned arity = por_shape_arity(t, l);
-        if (p->elems[l].n_hashes != arity - 1 || p->elems[l].index >= arity) {
-            snprintf(err, errlen,
-                     "sector %zu proof %zu element %u: %u siblings at position %u, arity is %u",
-                     sector, j, l, p->elems[l].n_hashes, p->elems[l].index, arity);
-            return -1;
-        }
+        if (p->elems[l].n_hashes != arity - 1 || p->elems[l].index >= arity)
+            return err_set(
+                err, errlen,
+                "sector %zu proof %zu element %u: %u siblings at position %u, arity is %u", sector,
+                j, l, p->elems[l].n_hashes, p->elems[l].index, arity);
     }
     return 0;
 }
@@ -174,8 +165,7 @@ static int to_fr(fr *out, const uint8_t b[32], char *err, size_t errlen, const c
                  size_t sector) {
     if (fr_from_bytes_le(out, b))
         return 0;
-    snprintf(err, errlen, "sector %zu: %s is not a canonical field element", sector, what);
-    return -1;
+    return err_set(err, errlen, "sector %zu: %s is not a canonical field element", sector, what);
 }
 
 int post_witness_from_vanilla(post_witness *w, uint64_t *leaf_index, const post_shape *s,
@@ -186,26 +176,21 @@ int post_witness_from_vanilla(post_witness *w, uint64_t *leaf_index, const post_
         errlen = sizeof dummy;
     }
     memset(w, 0, sizeof *w);
-    if (post_shape_check(s)) {
-        snprintf(err, errlen, "invalid PoSt circuit shape");
-        return -1;
-    }
+    if (post_shape_check(s))
+        return err_set(err, errlen, "invalid PoSt circuit shape");
     por_shape t;
     post_shape_tree(s, &t);
     size_t ns = 0;
     for (size_t i = 0; i < n; i++)
         ns += v[i]->n_sectors;
-    if (ns < 1 || ns > s->sectors) {
-        snprintf(err, errlen, "%zu sector proofs for a circuit of %u sectors", ns, s->sectors);
-        return -1;
-    }
+    if (ns < 1 || ns > s->sectors)
+        return err_set(err, errlen, "%zu sector proofs for a circuit of %u sectors", ns,
+                       s->sectors);
     const size_t C = s->challenges, lv = por_shape_levels(&t), sb = por_shape_siblings(&t);
     const size_t nfr = 3 * ns + ns * C * (1 + sb), nidx = ns * C * lv;
     void *mem = malloc(nfr * sizeof(fr) + nidx * sizeof(uint32_t));
-    if (!mem) {
-        snprintf(err, errlen, "out of memory for the PoSt witness");
-        return -1;
-    }
+    if (!mem)
+        return err_set(err, errlen, "out of memory for the PoSt witness");
     fr *comm_r = mem, *comm_c = comm_r + ns, *comm_r_last = comm_c + ns, *leaf = comm_r_last + ns,
        *sib = leaf + ns * C;
     uint32_t *index = (uint32_t *)(sib + ns * C * sb);

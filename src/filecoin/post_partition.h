@@ -33,16 +33,27 @@ typedef struct {
     uint8_t comm_r[32];
 } fc_post_replica;
 
+/* What post_partition_public and post_partition_prepare return: 0, or a
+ * negative code with a message in err, so that a caller maps the kind of
+ * failure without reading the message. */
+typedef enum {
+    POST_PARTITION_OK = 0,
+    POST_PARTITION_INVALID = -1, /* the request or a vanilla proof is refused (err_set's -1) */
+    POST_PARTITION_NOMEM = -2,   /* an allocation failed; the same request may succeed later */
+} post_partition_status;
+
 /* Sectors a partition of p takes: Window sector_count, Winning 1. */
 unsigned post_partition_max_sectors(const fc_post_proof *p);
 
 /* The public inputs of partition `partition` of a proof of type p over the
  * replicas r[0..n) of that partition (Window: 1..sector_count; Winning: 1).
- * *out: malloc'd, *n_out = post_num_public_inputs.  Returns 0, or -1 with a
- * message (randomness not an Fr, comm_r not an Fr, wrong replica count). */
-int post_partition_public(fr **out, size_t *n_out, const fc_post_proof *p, const fc_post_replica *r,
-                          size_t n, const uint8_t randomness[32], uint64_t partition, char *err,
-                          size_t errlen);
+ * *out: malloc'd, *n_out = post_num_public_inputs.  Returns POST_PARTITION_OK,
+ * or _INVALID with a message (randomness not an Fr, comm_r not an Fr, wrong
+ * replica count), or _NOMEM. */
+post_partition_status post_partition_public(fr **out, size_t *n_out, const fc_post_proof *p,
+                                            const fc_post_replica *r, size_t n,
+                                            const uint8_t randomness[32], uint64_t partition,
+                                            char *err, size_t errlen);
 
 typedef struct {
     const fc_post_proof *proof;
@@ -61,12 +72,13 @@ typedef struct {
  * shape and challenge count, every path reaches comm_r_last, comm_r =
  * Poseidon2(comm_c, comm_r_last), and every path opens the leaf that the
  * randomness challenges for its slot.  Fills out (post_partition_free) with
- * the witness and the natively derived public inputs.  Returns 0, or -1 with
- * a message naming the proof ("vanilla_proofs[i]: ..."). */
-int post_partition_prepare(post_partition *out, const fc_post_proof *p,
-                           const uint8_t *const *vanilla, const size_t *len, size_t n,
-                           const uint8_t randomness[32], uint64_t partition, char *err,
-                           size_t errlen);
+ * the witness and the natively derived public inputs.  Returns
+ * POST_PARTITION_OK, or _INVALID with a message naming the proof
+ * ("vanilla_proofs[i]: ..."), or _NOMEM ("out of memory"). */
+post_partition_status post_partition_prepare(post_partition *out, const fc_post_proof *p,
+                                             const uint8_t *const *vanilla, const size_t *len,
+                                             size_t n, const uint8_t randomness[32],
+                                             uint64_t partition, char *err, size_t errlen);
 void post_partition_free(post_partition *pp);
 
 #endif

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/err.h"
+
 typedef struct {
     const uint8_t *buf;
     size_t len, pos;
@@ -26,9 +28,9 @@ typedef struct {
 static int fail(walker *w, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(w->err, w->errlen, fmt, ap);
+    int rc = err_vset(w->err, w->errlen, fmt, ap);
     va_end(ap);
-    return -1;
+    return rc;
 }
 
 static int need(walker *w, size_t n, const char *what) {

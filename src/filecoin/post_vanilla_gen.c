@@ -8,6 +8,7 @@
 #include "filecoin/merkle_proof.h"
 #include "filecoin/post_challenges.h"
 #include "filecoin/post_vanilla.h"
+#include "util/err.h"
 
 int fc_post_vanilla_generate(uint8_t **out, size_t *len, const fc_post_proof *p,
                              const fc_post_sector *s, const uint8_t randomness[32], uint64_t slot,
@@ -24,14 +25,10 @@ int fc_post_vanilla_generate(uint8_t **out, size_t *len, const fc_post_proof *p,
                  (unsigned long long)sh->nodes, sh->arity_base, sh->arity_sub, sh->arity_top);
         return -1;
     }
-    if (memcmp(merkle_tree_root(t), s->comm_r_last, 32) != 0) {
-        snprintf(err, errlen, "tree R's root is not comm_r_last");
-        return -1;
-    }
-    if (!fc_post_randomness_ok(randomness)) {
-        snprintf(err, errlen, "randomness is not a canonical field element");
-        return -1;
-    }
+    if (memcmp(merkle_tree_root(t), s->comm_r_last, 32) != 0)
+        return err_set(err, errlen, "tree R's root is not comm_r_last");
+    if (!fc_post_randomness_ok(randomness))
+        return err_set(err, errlen, "randomness is not a canonical field element");
     const unsigned n = fc_post_vanilla_challenges(p);
     uint64_t leaf[66];
     if (p->kind == FC_POST_WINNING) {

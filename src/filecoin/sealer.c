@@ -1,7 +1,6 @@
 /* The test-data sealer (PreCommit 1/2, Commit 1): see sealer.h. */
 #include "filecoin/sealer.h"
 
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,17 +13,8 @@
 #include "filecoin/merkle_proof.h"
 #include "filecoin/prover_id.h"
 #include "filecoin/replica_id.h"
+#include "util/err.h"
 #include "util/parallel.h"
-
-static int fail(char *err, size_t cap, const char *fmt, ...) {
-    if (err && cap) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, cap, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
 
 static void progress(const fc_seal_params *p, const char *stage, uint64_t done, uint64_t total) {
     if (p->progress)
@@ -43,7 +33,7 @@ void fc_sealed_free(fc_sealed *s) {
 static int label_layers(fc_sealed *s, const fc_seal_params *p, char *err, size_t cap) {
     fc_graph g;
     if (fc_graph_init_proof(&g, s->proof) != 0)
-        return fail(err, cap, "cannot build the graph of %s", s->proof->name);
+        return err_set(err, cap, "cannot build the graph of %s", s->proof->name);
     size_t layer_bytes = (size_t)s->nodes * 32;
     uint64_t total = (uint64_t)s->nodes * s->layers, step = total / 64 + 1;
     uint32_t par[FC_GRAPH_DEGREE];
@@ -70,7 +60,7 @@ static int build_tree(merkle_tree *t, tree_hasher h, const fc_sector_shape *sh,
     unsigned top = h == TREE_HASH_SHA256 || !sub ? 0 : sh->arity_top;
     int rc = merkle_tree_build(t, h, base, sub, top, leaves, (size_t)n);
     if (rc != MERKLE_OK)
-        return fail(err, cap, "tree %s: %s", name, merkle_strerror(rc));
+        return err_set(err, cap, "tree %s: %s", name, merkle_strerror(rc));
     return 0;
 }
 
@@ -125,9 +115,9 @@ int fc_seal_precommit(fc_sealed *s, const fc_seal_params *p, const uint8_t *padd
     memcpy(s->seed, p->seed, 32);
     for (uint64_t v = 0; v < s->nodes; v++)
         if (padded[v * 32 + 31] & 0xc0)
-            return fail(err, cap,
-                        "data node %llu is not Fr32-padded (byte 31 has its top bits set)",
-                        (unsigned long long)v);
+            return err_set(err, cap,
+                           "data node %llu is not Fr32-padded (byte 31 has its top bits set)",
+                           (unsigned long long)v);
     uint8_t *leaves = NULL;
     int rc = -1;
     /* PreCommit 1: tree D, replica_id, labels */
@@ -143,22 +133,22 @@ int fc_seal_precommit(fc_sealed *s, const fc_seal_params *p, const uint8_t *padd
     s->labels = malloc(layer_bytes * s->layers);
     leaves = malloc(layer_bytes);
     if (!s->labels || !leaves) {
-        fail(err, cap, "out of memory for %u layers of %llu nodes", s->layers,
-             (unsigned long long)s->nodes);
+        err_set(err, cap, "out of memory for %u layers of %llu nodes", s->layers,
+                (unsigned long long)s->nodes);
         goto out;
     }
     if (label_layers(s, p, err, cap) != 0)
         goto out;
     /* PreCommit 2: tree C over the columns, the replica and tree R */
     if (s->layers > 11) {
-        fail(err, cap, "%u layers: more than 11", s->layers);
+        err_set(err, cap, "%u layers: more than 11", s->layers);
         goto out;
     }
     progress(p, "column hashes", 0, s->nodes);
     pass_ctx pc = {s, NULL, leaves, 0};
     par_run(p->threads, (size_t)((s->nodes + PASS_CHUNK - 1) / PASS_CHUNK), column_task, &pc);
     if (pc.failed) {
-        fail(err, cap, "a column could not be hashed");
+        err_set(err, cap, "a column could not be hashed");
         goto out;
     }
     progress(p, "column hashes", s->nodes, s->nodes);
@@ -177,7 +167,7 @@ int fc_seal_precommit(fc_sealed *s, const fc_seal_params *p, const uint8_t *padd
     memcpy(pair, s->comm_c, 32);
     memcpy(pair + 32, s->comm_r_last, 32);
     if (merkle_hash_node(s->comm_r, TREE_HASH_POSEIDON, pair, 2) != MERKLE_OK) {
-        fail(err, cap, "comm_r: hash failed");
+        err_set(err, cap, "comm_r: hash failed");
         goto out;
     }
     rc = 0;
@@ -197,8 +187,8 @@ static int copy_proof(c1_merkle *m, const fc_seal_reader *r, char tree, uint64_t
     unsigned levels = por_shape_levels(&p.shape);
     if (levels != m->tree->len || por_shape_siblings(&p.shape) != m->tree->hashes) {
         merkle_proof_free(&p);
-        return fail(err, cap, "tree %c: %u path elements, the C1 shape has %u", tree, levels,
-                    m->tree->len);
+        return err_set(err, cap, "tree %c: %u path elements, the C1 shape has %u", tree, levels,
+                       m->tree->len);
     }
     memcpy(m->nodes[0], p.root, 32);
     memcpy(m->nodes[1], p.leaf, 32);
@@ -257,7 +247,7 @@ int fc_seal_commit1_read(c1_output **out, const fc_sealed *s, const fc_seal_read
     c1_error ce;
     c1_output *c = c1_output_alloc(s->proof, &ce);
     if (!c)
-        return fail(err, cap, "%s", ce.msg);
+        return err_set(err, cap, "%s", ce.msg);
     memcpy(c->comm_r, s->comm_r, 32);
     memcpy(c->comm_d, s->comm_d, 32);
     memcpy(c->replica_id, s->replica_id, 32);
@@ -266,15 +256,15 @@ int fc_seal_commit1_read(c1_output **out, const fc_sealed *s, const fc_seal_read
     fc_graph g;
     if (fc_graph_init_proof(&g, s->proof) != 0) {
         c1_output_free(c);
-        return fail(err, cap, "cannot build the graph of %s", s->proof->name);
+        return err_set(err, cap, "cannot build the graph of %s", s->proof->name);
     }
     uint64_t *chal = malloc(sizeof *chal * c->challenges);
-    int rc = chal ? 0 : fail(err, cap, "out of memory");
+    int rc = chal ? 0 : err_set(err, cap, "out of memory");
     for (unsigned k = 0; rc == 0 && k < c->partitions; k++) {
         char msg[256];
         if (fc_porep_challenges(chal, s->proof, k, s->replica_id, s->comm_r, s->seed, msg,
                                 sizeof msg) != 0) {
-            rc = fail(err, cap, "partition %u challenges: %s", k, msg);
+            rc = err_set(err, cap, "partition %u challenges: %s", k, msg);
             break;
         }
         for (unsigned i = 0; rc == 0 && i < c->challenges; i++)
@@ -295,7 +285,7 @@ static int mem_label(void *ctx, unsigned layer, uint64_t node, uint8_t out[32], 
                      size_t cap) {
     const fc_sealed *s = ctx;
     if (layer < 1 || layer > s->layers || node >= s->nodes)
-        return fail(err, cap, "label (%u, %llu) out of range", layer, (unsigned long long)node);
+        return err_set(err, cap, "label (%u, %llu) out of range", layer, (unsigned long long)node);
     memcpy(out, fc_sealed_label(s, layer, node), 32);
     return 0;
 }
@@ -305,8 +295,8 @@ static int mem_proof(void *ctx, char tree, uint64_t i, merkle_proof *p, char *er
     const merkle_tree *t = tree == 'D' ? &s->tree_d : tree == 'C' ? &s->tree_c : &s->tree_r;
     int rc = merkle_proof_gen(p, t, i);
     if (rc != MERKLE_OK)
-        return fail(err, cap, "tree %c proof of %llu: %s", tree, (unsigned long long)i,
-                    merkle_strerror(rc));
+        return err_set(err, cap, "tree %c proof of %llu: %s", tree, (unsigned long long)i,
+                       merkle_strerror(rc));
     return 0;
 }
 

@@ -6,6 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util/err.h"
+
 /* Node j of a 128-byte quad starts at raw bit 254*j: byte 254j/8, shift 254j%8. */
 static const unsigned quad_byte[4] = {0, 31, 63, 95};
 static const unsigned quad_shift[4] = {0, 6, 4, 2};
@@ -68,11 +70,9 @@ enum { PAD_QUADS = 8192 }; /* 1 MiB padded a step; 127 * 8192 raw bytes is a mul
 
 int fc_seal_pad_stream(int out_fd, FILE *in, const uint64_t *random_seed, uint64_t sector_size,
                        char *err, size_t cap) {
-    if (sector_size % 128) {
-        snprintf(err, cap, "sector size %llu is not a multiple of 128",
-                 (unsigned long long)sector_size);
-        return -1;
-    }
+    if (sector_size % 128)
+        return err_set(err, cap, "sector size %llu is not a multiple of 128",
+                       (unsigned long long)sector_size);
     uint8_t *raw = malloc((size_t)PAD_QUADS * 127), *pad = malloc((size_t)PAD_QUADS * 128);
     int rc = -1;
     if (!raw || !pad) {

@@ -5,7 +5,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,16 +21,8 @@
 #include "filecoin/seal_io.h"
 #include "filecoin/seal_labels.h"
 #include "filecoin/tree_stream.h"
-
-static int fail(char *err, size_t cap, const char *fmt, ...) {
-    if (err && cap) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, cap, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
+#include "util/err.h"
+#include "util/file_write.h"
 
 static double now_s(void) {
     struct timespec t;
@@ -78,16 +69,16 @@ static int leaf_d(void *ctx, uint64_t first, size_t n, uint8_t *out, uint8_t *sc
     (void)scratch;
     stream_ctx *c = ctx;
     if (fc_pread_full(c->fd_unsealed, out, n * 32, first * 32) != 0)
-        return fail(err, cap, "cannot read %s/unsealed at node %llu", c->dir,
-                    (unsigned long long)first);
+        return err_set(err, cap, "cannot read %s/unsealed at node %llu", c->dir,
+                       (unsigned long long)first);
     for (size_t i = 0; i < n; i++)
         if (out[32 * i + 31] & 0xc0) {
             uint64_t v = first + i, b = atomic_load(&c->bad_node);
             while (v < b && !atomic_compare_exchange_weak(&c->bad_node, &b, v))
                 ;
-            return fail(err, cap,
-                        "data node %llu is not Fr32-padded (byte 31 has its top bits set)",
-                        (unsigned long long)v);
+            return err_set(err, cap,
+                           "data node %llu is not Fr32-padded (byte 31 has its top bits set)",
+                           (unsigned long long)v);
         }
     return 0;
 }
@@ -99,16 +90,16 @@ static int leaf_c(void *ctx, uint64_t first, size_t n, uint8_t *out, uint8_t *sc
     unsigned L = c->s->layers;
     for (unsigned l = 0; l < L; l++)
         if (fc_pread_full(c->fd_layer[l], scratch + (size_t)l * n * 32, n * 32, first * 32) != 0)
-            return fail(err, cap, "cannot read layer %u at node %llu", l + 1,
-                        (unsigned long long)first);
+            return err_set(err, cap, "cannot read layer %u at node %llu", l + 1,
+                           (unsigned long long)first);
     uint8_t col[FC_STREAM_MAX_LAYERS * 32];
     for (size_t i = 0; i < n; i++) {
         for (unsigned l = 0; l < L; l++)
             memcpy(col + 32 * l, scratch + ((size_t)l * n + i) * 32, 32);
         int rc = merkle_hash_node(out + 32 * i, TREE_HASH_POSEIDON, col, L);
         if (rc != MERKLE_OK)
-            return fail(err, cap, "column %llu: %s", (unsigned long long)(first + i),
-                        merkle_strerror(rc));
+            return err_set(err, cap, "column %llu: %s", (unsigned long long)(first + i),
+                           merkle_strerror(rc));
     }
     return 0;
 }
@@ -119,8 +110,8 @@ static int leaf_r(void *ctx, uint64_t first, size_t n, uint8_t *out, uint8_t *sc
     stream_ctx *c = ctx;
     if (fc_pread_full(c->fd_layer[c->s->layers - 1], scratch, n * 32, first * 32) != 0 ||
         fc_pread_full(c->fd_unsealed, out, n * 32, first * 32) != 0)
-        return fail(err, cap, "cannot read the last layer or the data at node %llu",
-                    (unsigned long long)first);
+        return err_set(err, cap, "cannot read the last layer or the data at node %llu",
+                       (unsigned long long)first);
     for (size_t i = 0; i < n; i++) {
         fr k, d, r;
         fr_from_bytes_le(&k, scratch + 32 * i);
@@ -129,7 +120,7 @@ static int leaf_r(void *ctx, uint64_t first, size_t n, uint8_t *out, uint8_t *sc
         fr_to_bytes_le(out + 32 * i, &r);
     }
     if (fc_pwrite_full(c->fd_sealed, out, n * 32, first * 32) != 0)
-        return fail(err, cap, "cannot write %s/sealed", c->dir);
+        return err_set(err, cap, "cannot write %s/sealed", c->dir);
     return 0;
 }
 
@@ -142,13 +133,13 @@ static int build(stream_ctx *c, tree_stream *t, const fc_seal_params *p, const f
     unsigned top = h == TREE_HASH_SHA256 || !sub ? 0 : sh->arity_top;
     int rc = tree_stream_layout(t, h, base, sub, top, sh->nodes, first_row);
     if (rc != MERKLE_OK)
-        return fail(err, cap, "tree %s: %s", name, merkle_strerror(rc));
+        return err_set(err, cap, "tree %s: %s", name, merkle_strerror(rc));
     if (ftruncate(fd, (off_t)t->file_bytes) != 0)
-        return fail(err, cap, "tree %s: cannot size its file: %s", name, strerror(errno));
+        return err_set(err, cap, "tree %s: cannot size its file: %s", name, strerror(errno));
     tree_stream_params tp = {fd, c->threads, o->max_chunk, leaf, c, scratch, &c->mem};
     char msg[400];
     if (tree_stream_build(t, &tp, msg, sizeof msg) != 0)
-        return fail(err, cap, "tree %s: %s", name, msg);
+        return err_set(err, cap, "tree %s: %s", name, msg);
     return 0;
 }
 
@@ -161,38 +152,36 @@ static int parent_cache(stream_ctx *c, const fc_graph *g, const fc_stream_opts *
         snprintf(path, sizeof path, "%s", o->parent_cache);
     } else {
         if (!fc_parent_cache_key(key, sizeof key, g))
-            return fail(err, cap, "cannot name the parent cache");
+            return err_set(err, cap, "cannot name the parent cache");
         snprintf(path, sizeof path, "%s/%s.cache", c->dir, key);
     }
     uint64_t want = g->nodes * FC_PARENT_CACHE_ENTRY_BYTES;
     struct stat st;
     if (stat(path, &st) != 0 || (uint64_t)st.st_size != want) {
-        char tmp[4200];
-        snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
-        FILE *f = fopen(tmp, "wb");
-        if (!f)
-            return fail(err, cap, "cannot create %s: %s", tmp, strerror(errno));
+        file_atomic f;
+        if (file_atomic_open(&f, path, err, cap) != 0)
+            return -1;
         uint64_t bytes = parent_gen_bytes(g->nodes, c->threads);
         if (fc_seal_mem_reserve(&c->mem, bytes) != 0) {
-            fclose(f);
-            remove(tmp);
-            return fail(err, cap, "memory budget: generating the parent cache takes %llu bytes",
-                        (unsigned long long)bytes);
+            file_atomic_abort(&f);
+            return err_set(err, cap, "memory budget: generating the parent cache takes %llu bytes",
+                           (unsigned long long)bytes);
         }
         uint8_t digest[32];
         char msg[256];
         int rc =
-            fc_parent_cache_generate(digest, g, c->threads ? c->threads : 1, f, msg, sizeof msg);
+            fc_parent_cache_generate(digest, g, c->threads ? c->threads : 1, f.f, msg, sizeof msg);
         fc_seal_mem_release(&c->mem, bytes);
-        rc |= fclose(f) != 0;
-        if (rc != 0 || rename(tmp, path) != 0) {
-            remove(tmp);
-            return fail(err, cap, "cannot write the parent cache %s", path);
+        if (rc != 0) {
+            file_atomic_abort(&f);
+            return err_set(err, cap, "cannot write the parent cache %s: %s", path, msg);
         }
+        if (file_atomic_commit(&f, msg, sizeof msg) != 0)
+            return err_set(err, cap, "parent cache: %s", msg);
     }
     c->fd_parents = open(path, O_RDONLY | O_CLOEXEC);
     if (c->fd_parents < 0)
-        return fail(err, cap, "cannot open %s: %s", path, strerror(errno));
+        return err_set(err, cap, "cannot open %s: %s", path, strerror(errno));
     return 0;
 }
 
@@ -200,9 +189,9 @@ static int file_label(void *ctx, unsigned layer, uint64_t node, uint8_t out[32],
                       size_t cap) {
     stream_ctx *c = ctx;
     if (layer < 1 || layer > c->s->layers || node >= c->s->nodes)
-        return fail(err, cap, "label (%u, %llu) out of range", layer, (unsigned long long)node);
+        return err_set(err, cap, "label (%u, %llu) out of range", layer, (unsigned long long)node);
     if (fc_pread_full(c->fd_layer[layer - 1], out, 32, node * 32) != 0)
-        return fail(err, cap, "cannot read layer %u", layer);
+        return err_set(err, cap, "cannot read layer %u", layer);
     return 0;
 }
 
@@ -212,8 +201,8 @@ static int file_proof(void *ctx, char tree, uint64_t i, merkle_proof *p, char *e
              : tree == 'C' ? tree_stream_proof(p, &c->tc, c->fd_c, -1, i)
                            : tree_stream_proof(p, &c->tr, c->fd_r, c->fd_sealed, i);
     if (rc != MERKLE_OK)
-        return fail(err, cap, "tree %c proof of %llu: %s", tree, (unsigned long long)i,
-                    rc < 0 ? "cannot read the tree file" : merkle_strerror(rc));
+        return err_set(err, cap, "tree %c proof of %llu: %s", tree, (unsigned long long)i,
+                       rc < 0 ? "cannot read the tree file" : merkle_strerror(rc));
     return 0;
 }
 
@@ -229,11 +218,11 @@ static int seal(stream_ctx *c, fc_stream_result *res, c1_output **c1, const fc_s
     c->fd_unsealed = open_in(c, "unsealed", O_RDONLY);
     struct stat st;
     if (c->fd_unsealed < 0 || fstat(c->fd_unsealed, &st) != 0)
-        return fail(err, cap, "cannot open %s/unsealed: %s", o->dir, strerror(errno));
+        return err_set(err, cap, "cannot open %s/unsealed: %s", o->dir, strerror(errno));
     if ((uint64_t)st.st_size != s->nodes * 32)
-        return fail(err, cap, "%s/unsealed holds %llu bytes, a %s sector %llu", o->dir,
-                    (unsigned long long)st.st_size, p->proof->shape->size_name,
-                    (unsigned long long)(s->nodes * 32));
+        return err_set(err, cap, "%s/unsealed holds %llu bytes, a %s sector %llu", o->dir,
+                       (unsigned long long)st.st_size, p->proof->shape->size_name,
+                       (unsigned long long)(s->nodes * 32));
     const int wr = O_RDWR | O_CREAT | O_TRUNC;
     c->fd_sealed = open_in(c, "sealed", wr);
     c->fd_d = open_in(c, "tree-d", wr);
@@ -245,7 +234,8 @@ static int seal(stream_ctx *c, fc_stream_result *res, c1_output **c1, const fc_s
         bad = (c->fd_layer[l] = open_in(c, name, wr)) < 0;
     }
     if (bad)
-        return fail(err, cap, "cannot create the sector files in %s: %s", o->dir, strerror(errno));
+        return err_set(err, cap, "cannot create the sector files in %s: %s", o->dir,
+                       strerror(errno));
 
     /* PreCommit 1: tree D, replica_id, the parent cache, labels */
     double t0 = now_s();
@@ -253,8 +243,8 @@ static int seal(stream_ctx *c, fc_stream_result *res, c1_output **c1, const fc_s
     if (build(c, &c->td, p, o, TREE_HASH_SHA256, 1, c->fd_d, leaf_d, 0, "D", err, cap) != 0) {
         uint64_t b = atomic_load(&c->bad_node);
         if (b != UINT64_MAX)
-            fail(err, cap, "data node %llu is not Fr32-padded (byte 31 has its top bits set)",
-                 (unsigned long long)b);
+            err_set(err, cap, "data node %llu is not Fr32-padded (byte 31 has its top bits set)",
+                    (unsigned long long)b);
         return -1;
     }
     memcpy(s->comm_d, c->td.root, 32);
@@ -267,7 +257,7 @@ static int seal(stream_ctx *c, fc_stream_result *res, c1_output **c1, const fc_s
     progress(p, "parent cache", 0, 0);
     fc_graph g;
     if (fc_graph_init_proof(&g, p->proof) != 0)
-        return fail(err, cap, "cannot build the graph of %s", p->proof->name);
+        return err_set(err, cap, "cannot build the graph of %s", p->proof->name);
     int rc = parent_cache(c, &g, o, err, cap);
     fc_graph_free(&g);
     if (rc != 0)
@@ -291,7 +281,7 @@ static int seal(stream_ctx *c, fc_stream_result *res, c1_output **c1, const fc_s
     res->t_tree_c = t4 - t3;
     progress(p, "encoding and tree R", 0, 0);
     if (ftruncate(c->fd_sealed, (off_t)(s->nodes * 32)) != 0)
-        return fail(err, cap, "cannot size %s/sealed: %s", o->dir, strerror(errno));
+        return err_set(err, cap, "cannot size %s/sealed: %s", o->dir, strerror(errno));
     if (build(c, &c->tr, p, o, TREE_HASH_POSEIDON, 1, c->fd_r, leaf_r, 32, "R", err, cap) != 0)
         return -1;
     memcpy(s->comm_r_last, c->tr.root, 32);
@@ -299,7 +289,7 @@ static int seal(stream_ctx *c, fc_stream_result *res, c1_output **c1, const fc_s
     memcpy(pair, s->comm_c, 32);
     memcpy(pair + 32, s->comm_r_last, 32);
     if (merkle_hash_node(s->comm_r, TREE_HASH_POSEIDON, pair, 2) != MERKLE_OK)
-        return fail(err, cap, "comm_r: hash failed");
+        return err_set(err, cap, "comm_r: hash failed");
     double t5 = now_s();
     res->t_tree_r = t5 - t4;
 
@@ -325,15 +315,15 @@ int fc_seal_stream(fc_stream_result *res, c1_output **c1, const fc_seal_params *
     memcpy(s->ticket, p->ticket, 32);
     memcpy(s->seed, p->seed, 32);
     if (s->layers < 1 || s->layers > FC_STREAM_MAX_LAYERS)
-        return fail(err, cap, "%u layers: more than 11", s->layers);
+        return err_set(err, cap, "%u layers: more than 11", s->layers);
     uint64_t min = fc_seal_stream_min_budget(p->proof, p->threads);
     res->mem_budget = o->mem_budget ? o->mem_budget : min + (64u << 20);
     if (res->mem_budget < min)
-        return fail(err, cap,
-                    "memory budget %llu bytes is below the %llu a %s seal needs (two layers of "
-                    "%llu bytes, the labelling ring, the parent-cache generation windows)",
-                    (unsigned long long)res->mem_budget, (unsigned long long)min, sh->size_name,
-                    (unsigned long long)(s->nodes * 32));
+        return err_set(err, cap,
+                       "memory budget %llu bytes is below the %llu a %s seal needs (two layers of "
+                       "%llu bytes, the labelling ring, the parent-cache generation windows)",
+                       (unsigned long long)res->mem_budget, (unsigned long long)min, sh->size_name,
+                       (unsigned long long)(s->nodes * 32));
     stream_ctx c = {.s = s, .threads = p->threads ? p->threads : 1, .dir = o->dir};
     fc_seal_mem_init(&c.mem, res->mem_budget);
     atomic_store(&c.bad_node, UINT64_MAX);

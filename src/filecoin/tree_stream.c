@@ -9,6 +9,7 @@
 
 #include "filecoin/merkle_tree.h"
 #include "filecoin/seal_io.h"
+#include "util/err.h"
 #include "util/parallel.h"
 
 int tree_stream_layout(tree_stream *t, tree_hasher h, unsigned base, unsigned sub, unsigned top,
@@ -129,13 +130,11 @@ int tree_stream_build(tree_stream *t, const tree_stream_params *p, char *err, si
             break;
         }
     }
-    if (!k) {
-        snprintf(err, cap,
-                 "memory budget: a tree of %llu leaves needs %llu bytes in chunks, %llu left",
-                 (unsigned long long)t->leaves, (unsigned long long)need,
-                 (unsigned long long)fc_seal_mem_left(p->mem));
-        return -1;
-    }
+    if (!k)
+        return err_set(err, cap,
+                       "memory budget: a tree of %llu leaves needs %llu bytes in chunks, %llu left",
+                       (unsigned long long)t->leaves, (unsigned long long)need,
+                       (unsigned long long)fc_seal_mem_left(p->mem));
     b.k = k;
     uint64_t n = b.chunk;
     for (unsigned j = 0; j < k; j++, n /= a) {

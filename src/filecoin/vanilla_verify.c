@@ -16,6 +16,7 @@
 #include "filecoin/prover_id.h"
 #include "filecoin/replica_id.h"
 #include "filecoin/sha256_native.h"
+#include "util/err.h"
 
 /* The verifier's state for one C1. */
 typedef struct {
@@ -34,7 +35,7 @@ static int fail(vv_ctx *v, const char *fmt, ...) {
             n = 0;
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(v->msg + n, v->cap - (size_t)n, fmt, ap);
+        err_vset(v->msg + n, v->cap - (size_t)n, fmt, ap);
         va_end(ap);
     }
     return -1;

@@ -298,7 +298,7 @@ static int hash_direct(r1cs_cs *cs, const gnum *preimage, unsigned arity, gnum *
  * The constraints of one hash do not depend on the values: only on the
  * arity, the constants and which variables enter.  Without values (the
  * blank circuits of counting and parameter generation) the gadget above
- * spends its time multiplying LC coefficients by the round matrices (65% of
+ * spends its time multiplying LC coefficients by the round matrices (most of
  * a WindowPoSt count).  So the hash is recorded once per arity (R1CS_RECORD
  * with the preimage as aux 0 .. arity-1) and replayed: the new variables are
  * allocated, then every row is re-emitted with the preimage and the new

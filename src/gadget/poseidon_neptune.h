@@ -4,7 +4,7 @@
  * S-boxes, a dense pre-sparse matrix at round R_F/2 - 1, and one sparse matrix
  * M'' per partial round.  Derived as neptune's preprocessing.rs / mds.rs do,
  * with its conventions: every matrix product is row vector x matrix,
- * out_j = sum_i e_i * A[i][j].  Built lazily (about 0.1 s for arity 36). */
+ * out_j = sum_i e_i * A[i][j].  Built lazily, on first use of an arity. */
 #ifndef CUZK_GADGET_POSEIDON_NEPTUNE_H
 #define CUZK_GADGET_POSEIDON_NEPTUNE_H
 

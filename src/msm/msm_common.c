@@ -230,9 +230,9 @@ int16_t *msm_signed_digits(const msm_split *s, const uint8_t *scalars, unsigned 
 
 /* Cost model: per window, every point costs one bucket addition and every
  * bucket two additions in the reduction; bucket additions are batched affine
- * (~0.3 us for G1 here) while the reduction's are Jacobian (~1.05 us), so a
- * bucket weighs about 3.5 points.  G2 costs scale alike.  Digits are int16,
- * so c <= 16. */
+ * while the reduction's are Jacobian, about 3.5 times dearer (the G1 figures
+ * in docs/PERFORMANCE.md, MSM), so a bucket weighs about 3.5 points.  G2 costs scale alike.  Digits
+ * are int16, so c <= 16. */
 unsigned msm_auto_window(size_t n, int g2) {
     (void)g2;
     unsigned best = 2;

@@ -5,7 +5,7 @@
  * stages whose stride exceeds one in-cache block); the inverse twiddles come
  * from it too (ntt_internal.h), so one table of 16n bytes, half the data's
  * size, covers both directions.  Generating twiddles on the fly instead
- * would cost one more multiply per element per pass (~8% of a transform).
+ * would cost one more multiply per element per pass.
  * layers / layers_inv hold the roots of the block stages contiguously
  * (omega_2h^j at [h + j]), 2 x 512 KiB at most, copied from powers since
  * omega_2h = omega^(n/2h) exactly. */
@@ -100,7 +100,7 @@ ntt_status ntt_domain_init_root(ntt_domain *d, unsigned log_n, const fr *omega, 
     /* Defaults measured with bench_ntt on a 2-core Zen 4 (1 MiB L2): block
      * passes of 2^14 (512 KiB; the recursive kernel keeps halves of 2^9 in
      * L1, so 2^12 blocks are no faster), column passes of up to 12 stages on
-     * 256-512 KiB of columns (2^26 as 12 + 14 beats 6 + 6 + 14 by 4%).
+     * 256-512 KiB of columns (2^26 as 12 + 14 beats 6 + 6 + 14).
      * Below 2^10 one pass on the calling thread. */
     d->tune.log_block = 14;
     d->tune.log_col = 12;

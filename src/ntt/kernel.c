@@ -1,16 +1,15 @@
 /* The in-cache kernels: all stages of a contiguous block, and a run of
  * stages over a gathered group of columns.
  *
- * Multiplication count.  A radix-2 butterfly is one fr_mul (~20 ns) and an
- * add and a subtract (~4 ns together); radix-4 saves nothing in a prime field,
+ * Multiplication count.  A radix-2 butterfly is one fr_mul and an add and a
+ * subtract (far cheaper together); radix-4 saves nothing in a prime field,
  * where multiplying by the fourth root of unity is a full multiply.  What can
  * be saved is the multiply by 1: the first butterfly of every block (j = 0),
  * the whole last DIF (first DIT) stage, and half of the one next to it (done
  * together as a radix-4 tail).  That brings a transform to about
- * (n/2)(log n - 2) multiplies.  (Measured: two radix-2 stages over a 2^12
- * block 20.0 ns per butterfly, the same two as one radix-4 sweep 20.5 ns;
- * the loads and stores a radix-4 sweep saves are L1 hits beside a 16 ns
- * multiply.) */
+ * (n/2)(log n - 2) multiplies.  (A radix-4 sweep measured no faster than
+ * two radix-2 stages over a 2^12 block: the loads and stores it saves are L1
+ * hits beside a multiply.) */
 #include "ntt/ntt_internal.h"
 
 /* Below 2^9 elements (16 KiB) a block and its twiddles stay in L1: run the

@@ -23,11 +23,11 @@
 #define NTT_INLINE static inline __attribute__((always_inline))
 
 /* s = a + b, d = a - b (mod r); s and d distinct, either may alias a or b.
- * The butterfly's add and subtract take a quarter of its time through
- * portable C (~4 ns each); one ADC/SBB block that loads the operands once and
- * ends each half in CMOVs overlaps with the multiply almost entirely
- * (bench_ntt 2^20 forward 249 -> 222 ms, inverse 274 -> 240 ms).  Selected,
- * like the field's assembly, by fp_asm_enabled() (CUZK_FIELD_ASM=0: C). */
+ * Through portable C the butterfly's add and subtract take a good part of its
+ * time; one ADC/SBB block that loads the operands once and ends each half in
+ * CMOVs overlaps with the multiply almost entirely (docs/PERFORMANCE.md,
+ * NTT).  Selected, like the field's assembly, by fp_asm_enabled()
+ * (CUZK_FIELD_ASM=0: C). */
 #if defined(CUZK_HAVE_X86_ASM)
 NTT_INLINE void ntt_add_sub_x86(fr *s, fr *d, const fr *a, const fr *b) {
     static const uint64_t q[4] = {FR_MOD0, FR_MOD1, FR_MOD2, FR_MOD3};

@@ -1,13 +1,14 @@
 /* Element-wise helpers: a_i *= c * g^i (distribute powers, coset shifts, the
  * division by n), split into chunks over threads.
  *
- * Each chunk starts from c * g^first (one exponentiation, ~0.5 us) and then
+ * Each chunk starts from c * g^first (one exponentiation) and then
  * steps by g: two multiplies per element.  A table of g^i would save one but
  * cost 32 bytes per element for every shift a caller uses. */
 #include "ntt/ntt_internal.h"
 #include "util/parallel.h"
 
-/* 2^12 elements per task: ~0.1 ms of work, far above a task hand-out. */
+/* 2^12 elements per task: thousands of multiplies, far above the cost of
+ * handing out a task. */
 #define POWERS_CHUNK ((size_t)1 << 12)
 
 void ntt_pow_u64(fr *r, const fr *a, uint64_t e) { fr_pow_vartime(r, a, &e, 1); }

@@ -64,9 +64,9 @@ static unsigned ceil_log2(size_t x) {
     return k;
 }
 
-/* The block pass takes as many stages as fit a block (its butterflies cost
- * ~20 ns against ~24 ns in a column pass, which also gathers: 2^22 as 8 + 14
- * runs 8% faster than as 11 + 11) but leaves at least 8 blocks per thread;
+/* The block pass takes as many stages as fit a block (its butterflies are
+ * cheaper than a column pass's, which also gathers, so 2^22 runs faster as
+ * 8 + 14 than as 11 + 11) but leaves at least 8 blocks per thread;
  * the fewest column passes share the rest evenly. */
 static void make_plan(plan *p, const ntt_tuning *t, unsigned L, unsigned threads) {
     unsigned lb = t->log_block, lc = t->log_col < 1 ? 1 : t->log_col;

@@ -12,10 +12,10 @@
 #include "util/switches.h"
 
 /* Arrays reserved from a capacity hint ask for transparent huge pages: with
- * 4 KiB pages, first-touch faults were a third of proving-mode time (THP in
- * "madvise" mode, the Debian default).  Arrays that grow do not: mremap of
- * huge-page memory at unaligned addresses costs as much as a copy (measured:
- * 20 ms per 32 MiB), and glibc grows large blocks with mremap.
+ * 4 KiB pages, first-touch faults take a large share of proving-mode time
+ * (THP in "madvise" mode, the Debian default; docs/PERFORMANCE.md).  Arrays
+ * that grow do not: mremap of huge-page memory at unaligned addresses costs
+ * as much as a copy, and glibc grows large blocks with mremap.
  * The r1cs_thp switch (CUZK_R1CS_THP=0) turns the advice off, for A/B runs. */
 #define HUGE_PAGE ((uintptr_t)2 << 20)
 static void advise_huge(void *p, size_t bytes) {

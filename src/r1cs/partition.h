@@ -1,8 +1,8 @@
 /* The synthesized partition: everything a Groth16 prover backend needs from
  * one circuit instance (DESIGN.md section 2).
  *
- * Produced by the R1CS_PROVE mode (later also by a pre-compiled evaluator),
- * consumed by any backend.  All values are Fr in Montgomery form.
+ * Produced by the R1CS_PROVE mode, consumed by any backend.  All values are
+ * Fr in Montgomery form.
  *   a, b, c[j]   = <A_j, z>, <B_j, z>, <C_j, z> for every row j, input rows
  *                  included (a = input_i, b = c = 0 for the last num_inputs rows)
  *   input[i]     = public inputs, input[0] = 1

@@ -22,9 +22,8 @@
 #include <grpc/support/time.h>
 
 #include "cuzk/v1/proving.pb-c.h"
+#include "server/grpc_args.h"
 #include "util/slog.h"
-
-#define MAX_MESSAGE (256 << 20)
 
 struct grpc_client {
     grpc_channel *channel;
@@ -108,17 +107,9 @@ grpc_client *grpc_client_open(const char *addr, char err[CUZK_ERROR_LEN]) {
     }
     gpr_set_log_function(grpc_log_to_slog);
     grpc_init();
-    grpc_arg args[2];
-    memset(args, 0, sizeof args);
-    args[0].type = GRPC_ARG_INTEGER;
-    args[0].key = (char *)GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH;
-    args[0].value.integer = MAX_MESSAGE;
-    args[1].type = GRPC_ARG_INTEGER;
-    args[1].key = (char *)GRPC_ARG_MAX_SEND_MESSAGE_LENGTH;
-    args[1].value.integer = MAX_MESSAGE;
-    grpc_channel_args ca = {2, args};
+    grpc_args_set args;
     grpc_channel_credentials *cred = grpc_insecure_credentials_create();
-    c->channel = grpc_channel_create(c->target, cred, &ca);
+    c->channel = grpc_channel_create(c->target, cred, grpc_args_fill(&args, 0));
     grpc_channel_credentials_release(cred);
     if (c->channel == NULL) {
         snprintf(err, CUZK_ERROR_LEN, "address %s: gRPC cannot create a channel", addr);

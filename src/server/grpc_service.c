@@ -1,5 +1,5 @@
-/* cuzk.v1 over gRPC core (see grpc_service.h); the only file that includes
- * grpc/ headers.
+/* cuzk.v1 over gRPC core (see grpc_service.h); with grpc_client.c and
+ * grpc_args.c, the only files that include grpc/ headers.
  *
  * Threads and ownership:
  *  - One completion-queue thread owns the queue.  For every method it keeps
@@ -42,13 +42,13 @@
 #include <grpc/support/log.h>
 #include <grpc/support/time.h>
 
+#include "server/grpc_args.h"
 #include "server/rpc.h"
 #include "util/slog.h"
 
 #define CALLS_PER_METHOD 8
 #define UNREGISTERED_CALLS 2
 #define MAX_WORKERS 1024
-#define MAX_MESSAGE (256 << 20) /* Curio's client allows 256 MiB each way */
 
 typedef enum { TAG_NEW, TAG_CLOSE, TAG_SEND, TAG_SHUTDOWN } tag_kind;
 
@@ -409,19 +409,8 @@ grpc_service *grpc_service_start(cuzk_engine *engine, const char *listen,
 
     gpr_set_log_function(grpc_log_to_slog);
     grpc_init();
-    grpc_arg args[3];
-    memset(args, 0, sizeof args);
-    args[0].type = GRPC_ARG_INTEGER;
-    args[0].key = (char *)GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH;
-    args[0].value.integer = MAX_MESSAGE;
-    args[1].type = GRPC_ARG_INTEGER;
-    args[1].key = (char *)GRPC_ARG_MAX_SEND_MESSAGE_LENGTH;
-    args[1].value.integer = MAX_MESSAGE;
-    args[2].type = GRPC_ARG_INTEGER; /* a second daemon on the same port must fail */
-    args[2].key = (char *)GRPC_ARG_ALLOW_REUSEPORT;
-    args[2].value.integer = 0;
-    grpc_channel_args ca = {3, args};
-    s->server = grpc_server_create(&ca, NULL);
+    grpc_args_set args;
+    s->server = grpc_server_create(grpc_args_fill(&args, 1), NULL);
     s->cq = grpc_completion_queue_create_for_next(NULL);
     grpc_server_register_completion_queue(s->server, s->cq, NULL);
     for (int m = 0; m < RPC_METHOD_COUNT; m++) {

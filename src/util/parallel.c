@@ -1,6 +1,6 @@
 /* par_run: a fork/join over an atomic task counter.  Threads live only for one
  * call: the work handed out here is large (MSM windows, NTT blocks), so the
- * ~50 us it costs to start a thread is noise beside it. */
+ * cost of starting a thread is noise beside it. */
 #include "util/parallel.h"
 
 #include <pthread.h>

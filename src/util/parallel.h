@@ -1,8 +1,8 @@
 /* Explicit parallelism: every parallel call says how many threads it may use.
  *
- * There is no global pool.  A caller (later: the engine, from its
- * configuration) passes a thread count down, so two proofs running at once
- * split the cores between them instead of oversubscribing.  par_run starts
+ * There is no global pool.  A caller (the engine, from its configuration; a
+ * command, from --threads) passes a thread count down, so two proofs running
+ * at once split the cores between them instead of oversubscribing.  par_run starts
  * threads - 1 helpers for the duration of the call and works on the calling
  * thread too; threads <= 1 runs everything inline, with no thread created. */
 #ifndef CUZK_UTIL_PARALLEL_H

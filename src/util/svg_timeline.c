@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/err.h"
+
 #define LEFT 170.0 /* lane names */
 #define RIGHT 20.0
 #define LANE_H 20.0
@@ -68,16 +70,12 @@ static int check_bars(const svg_timeline *t, double *t0, double *t1, char *err, 
         const svg_lane *ln = &t->lanes[l];
         for (size_t i = 0; i < ln->n_bars; i++) {
             const svg_bar *b = &ln->bars[i];
-            if (b->cls >= t->n_classes) {
-                snprintf(err, cap, "timeline: lane %zu bar %zu: class %u, but there are %zu", l, i,
-                         b->cls, t->n_classes);
-                return -1;
-            }
-            if (!isfinite(b->start) || !isfinite(b->end) || b->end < b->start) {
-                snprintf(err, cap, "timeline: lane %zu bar %zu: bad interval [%g, %g]", l, i,
-                         b->start, b->end);
-                return -1;
-            }
+            if (b->cls >= t->n_classes)
+                return err_set(err, cap, "timeline: lane %zu bar %zu: class %u, but there are %zu",
+                               l, i, b->cls, t->n_classes);
+            if (!isfinite(b->start) || !isfinite(b->end) || b->end < b->start)
+                return err_set(err, cap, "timeline: lane %zu bar %zu: bad interval [%g, %g]", l, i,
+                               b->start, b->end);
             if (!any || b->start < *t0)
                 *t0 = b->start;
             if (!any || b->end > *t1)
@@ -184,19 +182,15 @@ int svg_timeline_write(FILE *f, const svg_timeline *t, char *err, size_t cap) {
     fputs("</g>\n", f);
     write_axis(f, t, t0, t1, x0, x1, axis_y);
     fputs("</svg>\n", f);
-    if (ferror(f)) {
-        snprintf(err, cap, "timeline: write error");
-        return -1;
-    }
+    if (ferror(f))
+        return err_set(err, cap, "timeline: write error");
     return 0;
 }
 
 int svg_timeline_save(const char *path, const svg_timeline *t, char *err, size_t cap) {
     FILE *f = fopen(path, "w");
-    if (!f) {
-        snprintf(err, cap, "cannot write %s", path);
-        return -1;
-    }
+    if (!f)
+        return err_set(err, cap, "cannot write %s", path);
     int rc = svg_timeline_write(f, t, err, cap);
     if (fclose(f) != 0 && rc == 0) {
         snprintf(err, cap, "cannot write %s", path);

@@ -11,6 +11,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "util/err.h"
+
 static const switch_info TABLE[SW_COUNT] = {
     [SW_FIELD_ASM] = {"field_asm", "CUZK_FIELD_ASM",
                       "Fp/Fr multiply and add/sub in MULX/ADX assembly (needs BMI2+ADX); off = "
@@ -91,10 +93,8 @@ static void allowed_text(char *out, size_t cap, const switch_info *s) {
 
 int switch_parse_value(switch_id id, const char *text, long *value, char *err, size_t cap) {
     const switch_info *s = switch_describe(id);
-    if (!s) {
-        snprintf(err, cap, "no switch number %d", (int)id);
-        return -1;
-    }
+    if (!s)
+        return err_set(err, cap, "no switch number %d", (int)id);
     static const char *const on[] = {"1", "on", "true", "yes"}, *const off[] = {"0", "off", "false",
                                                                                 "no"};
     long v = 0;
@@ -115,8 +115,8 @@ int switch_parse_value(switch_id id, const char *text, long *value, char *err, s
     if (!ok || !in_range(s, v)) {
         char allowed[64];
         allowed_text(allowed, sizeof allowed, s);
-        snprintf(err, cap, "switch %s: bad value \"%s\" (allowed: %s)", s->name, text, allowed);
-        return -1;
+        return err_set(err, cap, "switch %s: bad value \"%s\" (allowed: %s)", s->name, text,
+                       allowed);
     }
     *value = v;
     return 0;
@@ -159,9 +159,8 @@ int switch_set(switch_id id, long value, char *err, size_t cap) {
         char allowed[64] = "";
         if (s)
             allowed_text(allowed, sizeof allowed, s);
-        snprintf(err, cap, "switch %s: value %ld out of range (allowed: %s)",
-                 s ? s->name : "(unknown)", value, allowed);
-        return -1;
+        return err_set(err, cap, "switch %s: value %ld out of range (allowed: %s)",
+                       s ? s->name : "(unknown)", value, allowed);
     }
     atomic_store(&values[id], value);
     void (*fn)(long) = atomic_load(&watchers[id]);
@@ -183,29 +182,22 @@ int switch_parse_list(switch_assignments *out, const char *list, char *err, size
     if (!list || !*list || strcmp(list, "default") == 0)
         return 0;
     char buf[1024];
-    if (strlen(list) >= sizeof buf) {
-        snprintf(err, cap, "switch list longer than %zu characters", sizeof buf - 1);
-        return -1;
-    }
+    if (strlen(list) >= sizeof buf)
+        return err_set(err, cap, "switch list longer than %zu characters", sizeof buf - 1);
     snprintf(buf, sizeof buf, "%s", list);
     char *save = NULL;
     for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
         char *eq = strchr(item, '=');
-        if (!eq || eq == item) {
-            snprintf(err, cap, "\"%s\" is not NAME=VALUE", item);
-            return -1;
-        }
+        if (!eq || eq == item)
+            return err_set(err, cap, "\"%s\" is not NAME=VALUE", item);
         *eq = 0;
         int id = switch_find(item);
-        if (id < 0) {
-            snprintf(err, cap, "unknown switch \"%s\" (`cuzk bench ab --list` lists them)", item);
-            return -1;
-        }
+        if (id < 0)
+            return err_set(err, cap, "unknown switch \"%s\" (`cuzk bench ab --list` lists them)",
+                           item);
         for (size_t k = 0; k < out->n; k++)
-            if (out->id[k] == (switch_id)id) {
-                snprintf(err, cap, "switch %s given twice", item);
-                return -1;
-            }
+            if (out->id[k] == (switch_id)id)
+                return err_set(err, cap, "switch %s given twice", item);
         long v;
         if (switch_parse_value((switch_id)id, eq + 1, &v, err, cap))
             return -1;

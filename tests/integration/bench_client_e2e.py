@@ -18,8 +18,10 @@ usage: bench_client_e2e.py CUZK PARAMS_DIR
 PARAMS_DIR holds (or gets, by `cuzk setup`) the test-only porep-2k and wpost-2k
 parameters.  CUZK_BENCH_CLIENT=BINARY runs the `cuzk bench` commands with
 another build (e.g. the sanitizer build's cuzk against the release daemon)."""
-import base64, json, os, re, shutil, signal, socket, subprocess, sys, tempfile, time
+import base64, json, os, re, shutil, subprocess, sys, tempfile, time
 import xml.etree.ElementTree as ET
+
+import daemon_util as du
 
 cuzk, params = sys.argv[1], os.path.abspath(sys.argv[2])
 client = os.environ.get("CUZK_BENCH_CLIENT", cuzk)
@@ -40,14 +42,6 @@ def check(cond, what, out=None):
 def run(*a, timeout=600):
     exe = client if a[0] == "bench" else cuzk
     return subprocess.run([exe, *a], capture_output=True, text=True, timeout=timeout)
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    p = s.getsockname()[1]
-    s.close()
-    return p
 
 
 h32 = lambda b: b * 32  # noqa: E731
@@ -71,26 +65,20 @@ vjson = os.path.join(tmp, "w.json")
 with open(vjson, "w") as f:
     json.dump([base64.b64encode(open(vfile, "rb").read()).decode()], f)
 
-env = dict(os.environ)
-env.pop("FIL_PROOFS_PARAMETER_CACHE", None)
 daemons = []
 
 
 def start_daemon(name, listen):
-    cfg = os.path.join(tmp, f"{name}.toml")
-    with open(cfg, "w") as f:
-        f.write(f'[daemon]\nlisten = "{listen}"\n[srs]\nparam_cache = "{params}"\n'
-                '[gpus]\nuse_gpu = false\n')
+    cfg = du.write_config(os.path.join(tmp, f"{name}.toml"), listen, params)
     log = open(os.path.join(tmp, f"{name}.log"), "w")
-    p = subprocess.Popen([cuzk, "daemon", "--config", cfg], stderr=log,
-                         stdout=subprocess.DEVNULL, env=env)
+    p = du.start_daemon(cuzk, cfg, log)
     daemons.append((name, p, log))
     return p
 
 
 sock = os.path.join(tmp, "run", "cuzk.sock")
 UDS = f"unix://{sock}"
-TCP = f"http://127.0.0.1:{free_port()}"
+TCP = f"http://127.0.0.1:{du.free_port()}"
 start_daemon("uds", UDS)
 start_daemon("tcp", TCP[len("http://"):])
 POST = ["--vanilla", vfile, "--registered-proof", "10", "--randomness", rnd]
@@ -230,12 +218,7 @@ finally:
     if porep and porep.poll() is None:
         porep.kill()
     for name, p, log in daemons:
-        p.send_signal(signal.SIGTERM)
-        try:
-            rc = p.wait(timeout=120)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            rc = -1
+        rc = du.stop_daemon(p)
         check(rc == 0, f"{name} daemon: SIGTERM exit {rc}")
         log.close()
     if failures:

@@ -8,16 +8,15 @@ the problem and the daemon keeps serving; SIGTERM then exits 0.
 usage: daemon_e2e.py CUZK PROTO_DIR PARAMS_DIR
 PARAMS_DIR holds (or gets, by `cuzk setup porep-2k`) the test-only porep-2k
 parameters; the WindowPoSt 2 KiB ones are made by `cuzk setup wpost-2k`."""
-import json, os, shutil, signal, subprocess, sys, tempfile, time
+import json, os, shutil, subprocess, sys, tempfile, time
 
 import grpc
 
+import daemon_util as du
+
 cuzk, proto_dir, params = sys.argv[1], sys.argv[2], os.path.abspath(sys.argv[3])
 tmp = tempfile.mkdtemp(prefix="cuzk-daemon-e2e-")
-subprocess.run(["/usr/bin/protoc", f"--python_out={tmp}", f"-I{proto_dir}",
-                os.path.join(proto_dir, "cuzk/v1/proving.proto")], check=True)
-sys.path.insert(0, tmp)
-from cuzk.v1 import proving_pb2 as pb  # noqa: E402
+pb = du.load_pb(proto_dir, tmp)
 
 checks = failures = 0
 
@@ -55,20 +54,12 @@ check(run("post-vanilla", "--registered-proof", "10", "--sector-dir", sdir,
           "--randomness", rnd.hex(), "--out", vfile).returncode == 0, "post-vanilla")
 
 sock = os.path.join(tmp, "run", "cuzk.sock")
-cfg = os.path.join(tmp, "cuzk.toml")
-with open(cfg, "w") as f:
-    f.write(f'[daemon]\nlisten = "unix://{sock}"\n[srs]\nparam_cache = "{params}"\n'
-            '[gpus]\nuse_gpu = false\n')
+cfg = du.write_config(os.path.join(tmp, "cuzk.toml"), f"unix://{sock}", params)
 log = open(os.path.join(tmp, "daemon.log"), "w")
-env = dict(os.environ)
-env.pop("FIL_PROOFS_PARAMETER_CACHE", None)
-d = subprocess.Popen([cuzk, "daemon", "--config", cfg], stderr=log, stdout=subprocess.DEVNULL,
-                     env=env)
-ch = grpc.insecure_channel(f"unix://{sock}", options=[("grpc.max_send_message_length", 256 << 20),
-                                                      ("grpc.max_receive_message_length",
-                                                       256 << 20)])
+d = du.start_daemon(cuzk, cfg, log)
+ch = du.channel(f"unix://{sock}")
 try:
-    grpc.channel_ready_future(ch).result(timeout=30)
+    du.wait_ready(ch, timeout=30)
     prove = ch.unary_unary("/cuzk.v1.ProvingEngine/Prove",
                            request_serializer=pb.ProveRequest.SerializeToString,
                            response_deserializer=pb.ProveResponse.FromString)
@@ -124,12 +115,7 @@ try:
               f"other randomness: {e.code()} {e.details()}")
 finally:
     ch.close()
-    d.send_signal(signal.SIGTERM)
-    try:
-        rc = d.wait(timeout=120)
-    except subprocess.TimeoutExpired:
-        d.kill()
-        rc = -1
+    rc = du.stop_daemon(d)
     check(rc == 0, f"SIGTERM: exit {rc}")
     log.close()
     if failures:

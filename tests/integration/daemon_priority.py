@@ -17,16 +17,13 @@ the kind's default priority (PRIORITY_UNSPECIFIED -> CRITICAL).  Asserted:
 usage: daemon_priority.py CUZK PROTO_DIR PARAMS_DIR
 PARAMS_DIR holds (or gets, by `cuzk setup`) the test-only porep-2k and
 winning-2k parameters."""
-import os, shutil, signal, subprocess, sys, tempfile, threading, time
+import os, shutil, subprocess, sys, tempfile, threading
 
-import grpc
+import daemon_util as du
 
 cuzk, proto_dir, params = sys.argv[1], sys.argv[2], os.path.abspath(sys.argv[3])
 tmp = tempfile.mkdtemp(prefix="cuzk-daemon-priority-")
-subprocess.run(["/usr/bin/protoc", f"--python_out={tmp}", f"-I{proto_dir}",
-                os.path.join(proto_dir, "cuzk/v1/proving.proto")], check=True)
-sys.path.insert(0, tmp)
-from cuzk.v1 import proving_pb2 as pb  # noqa: E402
+pb = du.load_pb(proto_dir, tmp)
 
 checks = failures = 0
 N_POREP = 3
@@ -65,19 +62,11 @@ check(run("post-vanilla", "--registered-proof", "0", "--sector-dir", sdir, "--ra
           "--out", win).returncode == 0, "post-vanilla winning")
 
 sock = os.path.join(tmp, "run", "cuzk.sock")
-cfg = os.path.join(tmp, "cuzk.toml")
-with open(cfg, "w") as f:
-    f.write(f'[daemon]\nlisten = "unix://{sock}"\n[srs]\nparam_cache = "{params}"\n'
-            '[gpus]\nuse_gpu = false\n[scheduler]\nmax_batch_size = 1\n'
-            '[pipeline]\nenabled = false\n')
+cfg = du.write_config(os.path.join(tmp, "cuzk.toml"), f"unix://{sock}", params,
+                      '[scheduler]\nmax_batch_size = 1\n[pipeline]\nenabled = false\n')
 log = open(os.path.join(tmp, "daemon.log"), "w")
-env = dict(os.environ)
-env.pop("FIL_PROOFS_PARAMETER_CACHE", None)
-d = subprocess.Popen([cuzk, "daemon", "--config", cfg], stderr=log, stdout=subprocess.DEVNULL,
-                     env=env)
-ch = grpc.insecure_channel(f"unix://{sock}", options=[("grpc.max_send_message_length", 256 << 20),
-                                                      ("grpc.max_receive_message_length",
-                                                       256 << 20)])
+d = du.start_daemon(cuzk, cfg, log)
+ch = du.channel(f"unix://{sock}")
 
 
 def method(name, req, resp):
@@ -86,7 +75,7 @@ def method(name, req, resp):
 
 
 try:
-    grpc.channel_ready_future(ch).result(timeout=30)
+    du.wait_ready(ch, timeout=30)
     submit = method("SubmitProof", pb.SubmitProofRequest, pb.SubmitProofResponse)
     await_ = method("AwaitProof", pb.AwaitProofRequest, pb.AwaitProofResponse)
     status = method("GetStatus", pb.GetStatusRequest, pb.GetStatusResponse)
@@ -165,12 +154,7 @@ try:
             check(v.returncode == 0 and "OK" in v.stdout, f"cuzk verify porep accepts {name}")
 finally:
     ch.close()
-    d.send_signal(signal.SIGTERM)
-    try:
-        rc = d.wait(timeout=120)
-    except subprocess.TimeoutExpired:
-        d.kill()
-        rc = -1
+    rc = du.stop_daemon(d)
     check(rc == 0, f"SIGTERM: exit {rc}")
     log.close()
     if failures:

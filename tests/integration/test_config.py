@@ -20,6 +20,8 @@ import sys
 import tempfile
 import tomllib
 
+import daemon_util as du
+
 dump, example = sys.argv[1], sys.argv[2]
 daemon = sys.argv[3] if len(sys.argv) > 3 else None
 tmp = tempfile.mkdtemp(prefix="cuzk-config-test-")
@@ -134,11 +136,8 @@ for i, blob in enumerate([bytes(range(256)), b"[" * 5000, b"k = " + b"[" * 100, 
 if daemon:
     def run(text, env=None):
         p = write("cfg.toml", text)
-        e = dict(os.environ)
-        e.pop("FIL_PROOFS_PARAMETER_CACHE", None)
-        e.update(env or {})
         return subprocess.run([daemon, "daemon", "--config", p, "--check-config"],
-                              capture_output=True, text=True, env=e)
+                              capture_output=True, text=True, env=du.daemon_env(env))
 
     r = run(open(example).read())
     eff = tomllib.loads(r.stdout) if r.returncode == 0 else {}

@@ -35,6 +35,8 @@ import urllib.request
 
 import grpc
 
+import daemon_util as du
+
 ap = argparse.ArgumentParser()
 ap.add_argument("daemon")
 ap.add_argument("proto_dir")
@@ -44,14 +46,7 @@ args = ap.parse_args()
 DOUBLE = args.engine == "double"
 
 tmp = tempfile.mkdtemp(prefix="cuzk-daemon-test-")
-if args.pb2_dir:
-    sys.path.insert(0, args.pb2_dir)
-else:
-    protoc = shutil.which("protoc") or "/usr/bin/protoc"
-    subprocess.run([protoc, f"--python_out={tmp}", f"-I{args.proto_dir}",
-                    os.path.join(args.proto_dir, "cuzk/v1/proving.proto")], check=True)
-    sys.path.insert(0, tmp)
-from cuzk.v1 import proving_pb2 as pb  # noqa: E402
+pb = du.load_pb(args.proto_dir, tmp, args.pb2_dir)
 
 failures = []
 checks = 0
@@ -67,14 +62,6 @@ def check(cond, what):
         failures.append(what)
 
 
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    p = s.getsockname()[1]
-    s.close()
-    return p
-
-
 SVC = "/cuzk.v1.ProvingEngine/"
 RESP = {"SubmitProof": pb.SubmitProofResponse, "AwaitProof": pb.AwaitProofResponse,
         "Prove": pb.ProveResponse, "CancelProof": pb.CancelProofResponse,
@@ -84,9 +71,7 @@ RESP = {"SubmitProof": pb.SubmitProofResponse, "AwaitProof": pb.AwaitProofRespon
 
 class Client:
     def __init__(self, target):
-        opts = [("grpc.max_send_message_length", 256 << 20),
-                ("grpc.max_receive_message_length", 256 << 20)]
-        self.ch = grpc.insecure_channel(target, options=opts)
+        self.ch = du.channel(target)
 
     def call(self, method, req, timeout=30, raw=False):
         """(response, None) or (None, RpcError)."""
@@ -116,7 +101,7 @@ class Daemon:
     def __init__(self, name, listen, extra="", job_ms=0, status=True, log_format="text", env=None):
         self.name = name
         self.listen = listen
-        self.http_port = free_port() if status else None
+        self.http_port = du.free_port() if status else None
         self.cfg = os.path.join(tmp, f"{name}.toml")
         with open(self.cfg, "w") as f:
             f.write(f'[daemon]\nlisten = "{listen}"\n')
@@ -127,13 +112,11 @@ class Daemon:
         self.log = os.path.join(tmp, f"{name}.log")
         env = dict(os.environ, CUZK_ENGINE_DOUBLE_JOB_MS=str(job_ms), **(env or {}))
         env.pop("RUST_LOG", None)
-        self.proc = subprocess.Popen([args.daemon, "daemon", "--config", self.cfg],
-                                     stdout=subprocess.DEVNULL, stderr=open(self.log, "w"),
-                                     env=env)
+        self.proc = du.start_daemon(args.daemon, self.cfg, open(self.log, "w"), env=env)
         DAEMONS.append(self.proc)
         self.client = Client(listen)
         try:
-            grpc.channel_ready_future(self.client.ch).result(timeout=20)
+            du.wait_ready(self.client.ch, timeout=20)
         except grpc.FutureTimeoutError:
             self.proc.kill()
             print(open(self.log).read())
@@ -151,12 +134,7 @@ class Daemon:
             return e.code, e.headers.get("Content-Type", ""), e.read().decode()
 
     def stop(self, sig=signal.SIGTERM, timeout=30):
-        self.proc.send_signal(sig)
-        try:
-            rc = self.proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            rc = "hung"
+        rc = du.stop_daemon(self.proc, sig, timeout)
         self.client.close()
         text = self.logtext()
         check(" ERROR " not in text and '"level":"error"' not in text,
@@ -432,7 +410,7 @@ check(len(lines) >= 4 and all({"ts", "level", "target", "msg"} <= set(x) for x i
       "logging.format = json: one JSON object per line, key=value pairs as fields")
 
 # ---- the TCP daemon: cancel running jobs on shutdown ----------------------------
-port = free_port()
+port = du.free_port()
 tcp = Daemon("tcp", f"127.0.0.1:{port}", extra='shutdown = "cancel"\n', job_ms=JOB_MS)
 bad_requests(tcp, "tcp")
 jobs(tcp, "tcp", JOB_MS)
@@ -440,7 +418,7 @@ srs_and_status(tcp, "tcp")
 sigterm_during_prove(tcp, "tcp", pb.AwaitProofResponse.CANCELLED)
 
 # ---- a full queue: RESOURCE_EXHAUSTED -------------------------------------------
-full = Daemon("full", f"127.0.0.1:{free_port()}", status=False, job_ms=JOB_MS,
+full = Daemon("full", f"127.0.0.1:{du.free_port()}", status=False, job_ms=JOB_MS,
               extra='shutdown = "cancel"\n[scheduler]\nmax_pending_jobs = 1\n')
 if not real_rejects(full, "full"):
     r, e = full.call("SubmitProof", porep("first"))
@@ -453,7 +431,7 @@ if not real_rejects(full, "full"):
 check(full.stop() == 0, "full: exit 0 with a job running (cancel mode)")
 
 # ---- many concurrent calls: every one answered, nothing crosses --------------------
-busy_d = Daemon("concurrent", f"127.0.0.1:{free_port()}", status=False)
+busy_d = Daemon("concurrent", f"127.0.0.1:{du.free_port()}", status=False)
 results = {}
 
 

@@ -1,0 +1,92 @@
+"""Start and stop a cuzk daemon for the integration tests, in one place.
+
+Imported by daemon_e2e.py, daemon_priority.py, bench_client_e2e.py,
+test_daemon.py and test_config.py.  ctest runs those scripts by their path in
+the source tree, so Python finds this module beside them (sys.path[0]) from
+any working directory.
+
+A daemon is a process taking `daemon --config FILE`: the real cuzk, or
+cuzk_daemon_test (the server over the engine test double)."""
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+
+# What Curio's client allows each way, and so the daemon (src/server/grpc_args.h).
+MAX_MESSAGE = 256 << 20
+GRPC_OPTIONS = [("grpc.max_send_message_length", MAX_MESSAGE),
+                ("grpc.max_receive_message_length", MAX_MESSAGE)]
+
+
+def load_pb(proto_dir, out_dir, pb2_dir=None):
+    """The cuzk.v1 message classes: generated from PROTO_DIR/cuzk/v1/proving.proto
+    into out_dir with protoc, or taken from pb2_dir where they already are."""
+    if pb2_dir:
+        sys.path.insert(0, pb2_dir)
+    else:
+        protoc = shutil.which("protoc") or "/usr/bin/protoc"
+        subprocess.run([protoc, f"--python_out={out_dir}", f"-I{proto_dir}",
+                        os.path.join(proto_dir, "cuzk/v1/proving.proto")], check=True)
+        sys.path.insert(0, out_dir)
+    from cuzk.v1 import proving_pb2
+    return proving_pb2
+
+
+def free_port():
+    """A TCP port on 127.0.0.1 that nobody listens on (now)."""
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    p = s.getsockname()[1]
+    s.close()
+    return p
+
+
+def daemon_env(extra=None):
+    """The environment for a daemon: ours, without FIL_PROOFS_PARAMETER_CACHE
+    (it would override the config's param_cache), plus extra."""
+    env = dict(os.environ)
+    env.pop("FIL_PROOFS_PARAMETER_CACHE", None)
+    env.update(extra or {})
+    return env
+
+
+def write_config(path, listen, params=None, extra=""):
+    """A cuzk.toml listening on listen; with params, a CPU-only engine whose
+    parameters are in that folder; extra is appended as written."""
+    with open(path, "w") as f:
+        f.write(f'[daemon]\nlisten = "{listen}"\n')
+        if params is not None:
+            f.write(f'[srs]\nparam_cache = "{params}"\n[gpus]\nuse_gpu = false\n')
+        f.write(extra)
+    return path
+
+
+def start_daemon(exe, cfg, log, env=None):
+    """exe daemon --config cfg, stderr into the open file log, stdout dropped."""
+    return subprocess.Popen([exe, "daemon", "--config", cfg], stdout=subprocess.DEVNULL,
+                            stderr=log, env=env if env is not None else daemon_env())
+
+
+def stop_daemon(proc, sig=signal.SIGTERM, timeout=120):
+    """Sends sig and waits: the exit status, or "hung" when it had to be killed."""
+    proc.send_signal(sig)
+    try:
+        return proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+        return "hung"
+
+
+def channel(target):
+    """An insecure gRPC channel to target with the daemon's message limits."""
+    import grpc
+    return grpc.insecure_channel(target, options=GRPC_OPTIONS)
+
+
+def wait_ready(ch, timeout=30):
+    """Blocks until ch connects; grpc.FutureTimeoutError after timeout s."""
+    import grpc
+    grpc.channel_ready_future(ch).result(timeout=timeout)
