@@ -528,8 +528,40 @@ out:
 
 /* ---- proving -------------------------------------------------------------------- */
 
+/* TEST ONLY: with CUZK_TEST_ONLY_RS_SEED set, every proof of partition k
+ * takes r, s from groth16_rs_from_seed(seed, k), as `cuzk prove porep
+ * --rs-seed` does, so a test can hold the daemon's proofs to the CLI's byte
+ * for byte.  Such proofs have no zero knowledge: the engine says so loudly. */
+static const char *test_rs_seed(void) {
+    const char *seed = getenv("CUZK_TEST_ONLY_RS_SEED");
+    fr r, s;
+    char why[256];
+    if (!seed || !*seed)
+        return NULL;
+    if (groth16_rs_from_seed(&r, &s, seed, 0, why, sizeof why)) {
+        engine_log("CUZK_TEST_ONLY_RS_SEED ignored: %s", why);
+        return NULL;
+    }
+    engine_log("WARNING: CUZK_TEST_ONLY_RS_SEED fixes every proof's r and s: these proofs are "
+               "for testing only (whoever knows the seed can strip their zero knowledge)");
+    return seed;
+}
+
+/* r, s of the m proofs of partition k (rs: 2 m entries), or -1 (no memory). */
+static int fixed_rs(fr **rs, const char *seed, size_t k, size_t m) {
+    *rs = seed ? malloc(2 * m * sizeof **rs) : NULL;
+    if (!seed)
+        return 0;
+    if (!*rs)
+        return -1;
+    for (size_t i = 0; i < m; i++)
+        groth16_rs_from_seed(&(*rs)[i], &(*rs)[m + i], seed, k, NULL, 0);
+    return 0;
+}
+
 static void *prover_main(void *arg) {
     cuzk_engine *e = arg;
+    const char *seed = test_rs_seed();
     pthread_mutex_lock(&e->mu);
     for (;;) {
         while (!e->prove_queue) {
@@ -578,10 +610,11 @@ static void *prover_main(void *arg) {
         groth16_proof *proofs = calloc(m, sizeof *proofs);
         groth16_proof_check *chk = calloc(m, sizeof *chk);
         double tp0 = engine_now(e), tp1 = tp0, prove_ms = 0;
-        int verify_failures = 0, oom = !proofs || !chk;
+        fr *rs = NULL;
+        int verify_failures = 0, oom = !proofs || !chk || fixed_rs(&rs, seed, g->partition, m) != 0;
         if (!oom) {
             /* prove, self-verify, re-prove a failure once on the CPU backend */
-            const groth16_prove_opts o = {be, e->prover_threads, NULL, NULL, verify};
+            const groth16_prove_opts o = {be, e->prover_threads, rs, rs ? rs + m : NULL, verify};
             groth16_prove_checked(proofs, chk, g->parts, m, &s->data, &s->pvk, &o, NULL, &prove_ms);
             tp1 = tp0 + prove_ms;
             for (size_t k = 0; k < m; k++) {
@@ -623,6 +656,7 @@ static void *prover_main(void *arg) {
         }
         free(proofs);
         free(chk);
+        free(rs);
         group_done(e, g);
         pthread_cond_broadcast(&e->cv_synth);
     }

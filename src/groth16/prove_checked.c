@@ -1,11 +1,34 @@
 /* Synthesize, check, prove, self-verify, retry: see prove_checked.h. */
 #include "groth16/prove_checked.h"
 
+#include <openssl/sha.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "util/err.h"
+#include "util/hex.h"
 #include "util/timing.h"
+
+static void derive(fr *out, const uint8_t *seed, size_t n, char tag, size_t k) {
+    uint8_t buf[64 + 1 + 8], h[SHA256_DIGEST_LENGTH];
+    memcpy(buf, seed, n);
+    buf[n] = (uint8_t)tag;
+    for (int i = 0; i < 8; i++)
+        buf[n + 1 + i] = (uint8_t)((uint64_t)k >> (8 * i));
+    SHA256(buf, n + 9, h);
+    fr_from_bytes_le_reduce(out, h);
+}
+
+int groth16_rs_from_seed(fr *r, fr *s, const char *seed_hex, size_t k, char *err, size_t cap) {
+    uint8_t seed[64];
+    long n = hex_decode(seed, sizeof seed, seed_hex);
+    if (n <= 0)
+        return err_set(err, cap, "an r, s seed is 1 to 64 bytes of hex, not \"%.140s\"", seed_hex);
+    derive(r, seed, (size_t)n, 'r', k);
+    derive(s, seed, (size_t)n, 's', k);
+    return 0;
+}
 
 int groth16_synthesize_checked(r1cs_partition *out, r1cs_synth_fn synth, void *arg,
                                const fr *inputs, size_t n_inputs, char *err, size_t cap) {

@@ -52,6 +52,15 @@ size_t groth16_prove_checked(groth16_proof *proofs, groth16_proof_check *chk,
                              const groth16_pvk *pvk, const groth16_prove_opts *o,
                              groth16_prove_timing *timing, double *prove_ms);
 
+/* TEST ONLY: r and s for proof number k (the partition index) derived from
+ * a hex seed: SHA-256(seed || "r"/"s" || k as 8 little-endian bytes),
+ * reduced mod r.  The CLI's --rs-seed and the engine's
+ * CUZK_TEST_ONLY_RS_SEED use it, so backends, the CLI and the daemon can be
+ * compared byte for byte.  Whoever knows the seed can strip a proof's zero
+ * knowledge; production proofs draw r, s from getrandom(2).  Returns 0, or
+ * -1 with a message if the seed is not 1..64 bytes of hex. */
+int groth16_rs_from_seed(fr *r, fr *s, const char *seed_hex, size_t k, char *err, size_t cap);
+
 typedef struct {
     double synth_ms, prove_ms, verify_ms;
     size_t rows;
