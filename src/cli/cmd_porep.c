@@ -19,7 +19,7 @@
 #include "util/parallel.h"
 #include "util/timing.h"
 
-/* A decoded C1 file with its graph. */
+/* A decoded C1 file, with its graph where the command derives inputs itself. */
 typedef struct {
     c1_output *c;
     fc_graph g;
@@ -33,7 +33,8 @@ static void c1_file_free(c1_file *f) {
     memset(f, 0, sizeof *f);
 }
 
-static int c1_file_open(c1_file *f, const char *path, const char *cmd) {
+/* with_graph 0: only the decoded C1 (porep_c2_prepare builds its own graph). */
+static int c1_file_open(c1_file *f, const char *path, const char *cmd, int with_graph) {
     memset(f, 0, sizeof *f);
     c1_error ce;
     if (c1_decode_file(&f->c, path, &ce) != C1_OK) {
@@ -41,6 +42,8 @@ static int c1_file_open(c1_file *f, const char *path, const char *cmd) {
                 c1_status_str(ce.status), ce.msg);
         return -1;
     }
+    if (!with_graph)
+        return 0;
     if (fc_graph_init_proof(&f->g, f->c->proof) != 0) {
         fprintf(stderr, "cuzk %s: cannot build the %s graph\n", cmd, f->c->proof->name);
         c1_file_free(f);
@@ -77,7 +80,7 @@ int cmd_porep(int argc, char **argv) {
         return 2;
     }
     c1_file f;
-    if (c1_file_open(&f, file, "porep"))
+    if (c1_file_open(&f, file, "porep", 1))
         return 1;
     unsigned first = 0, last = f.c->partitions;
     if (part) {
@@ -203,7 +206,7 @@ int cmd_prove_porep(int argc, char **argv) {
     memset(&t, 0, sizeof t);
     double t0 = timing_now_ms();
     c1_file f;
-    if (c1_file_open(&f, a.c1, "prove porep"))
+    if (c1_file_open(&f, a.c1, "prove porep", 0))
         return 1;
     const unsigned P = f.c->partitions;
     fprintf(stderr, "prove porep: %s, %u partition%s of %u challenges\n", f.c->proof->name, P,
@@ -309,7 +312,7 @@ int cmd_verify_porep(int argc, char **argv) {
     }
     double t0 = timing_now_ms();
     c1_file f;
-    if (c1_file_open(&f, a.c1, "verify porep"))
+    if (c1_file_open(&f, a.c1, "verify porep", 1))
         return 2;
     const unsigned P = f.c->partitions;
     char params[4096], vk_path[4096], meta[4096], err[512];
