@@ -73,7 +73,7 @@ for what in label path; do
     check "prove porep refuses a C1 with a flipped $what" 1 "$cuzk" prove porep \
         --c1 "$dir/bad_$what.json" --params-dir "$params" --out "$dir/bad_$what.proof"
     check "  with the native check's message" 0 \
-        grep -q "not a valid vanilla proof: challenge 0: .*does not lead to comm_[cd]" "$dir/last"
+        grep -q "not a valid vanilla proof: partition 0: challenge 0: .*does not lead to comm_[cd]" "$dir/last"
     check "  and no proof file" 1 test -e "$dir/bad_$what.proof"
 done
 head -c 5000 "$dir/a/c1.json" >"$dir/trunc.json"

@@ -1,10 +1,11 @@
 /* The workloads of `cuzk bench ab` (see bench_ab.h).
  *
  * porep-2k: the PoRep C2 of one 2 KiB sector as `cuzk prove porep` does it,
- * per partition: public inputs derived natively, the witness read and
- * checked, proving-mode synthesis, the Groth16 prover (the chosen backend,
- * CPU by default; its own per-phase
- * breakdown: H polynomial, scalars, each MSM, assembly) and verification.
+ * (porep_partition.h's preparation: public inputs derived natively, the
+ * witness read and checked; then per partition groth16_prove_one_checked:
+ * proving-mode synthesis, the Groth16 prover (the chosen backend, CPU by
+ * default; its own per-phase breakdown: H polynomial, scalars, each MSM,
+ * assembly) and verification).
  * The C1 (sealed here or read from a file) and the parameters are loaded
  * once, before the runs.  porep-512m: the same for a 512 MiB sector's C1
  * (--c1 required: sealing 512 MiB is minutes of work).
@@ -20,8 +21,8 @@
 #include "cli/bench_porep_input.h"
 #include "cli/porep_params.h"
 #include "cli/toy_circuits.h"
-#include "filecoin/graph.h"
-#include "filecoin/porep_inputs.h"
+#include "filecoin/porep_partition.h"
+#include "groth16/prove_checked.h"
 #include "groth16/prover.h"
 #include "groth16/setup.h"
 #include "groth16/verify.h"
@@ -50,8 +51,8 @@ static void prove_phases(ab_phases *out, const groth16_prove_timing *t) {
 
 typedef struct {
     bench_porep_input in;
-    fc_graph g;
-    int have_graph, have_params, have_pvk;
+    int have_params, have_pvk;
+    porep_shape shape;
     porep_params_loaded lp;
     groth16_pvk pvk;
     unsigned threads;
@@ -66,96 +67,52 @@ static void porep_free(void *p) {
         groth16_pvk_free(&st->pvk);
     if (st->have_params)
         porep_params_free(&st->lp);
-    if (st->have_graph)
-        fc_graph_free(&st->g);
     bench_porep_input_free(&st->in);
     free(st);
 }
 
-static int porep_partition(porep_state *st, unsigned k, double *ph, groth16_prove_timing *pt,
-                           char *err, size_t cap) {
-    const c1_output *c = st->in.c1;
-    porep_public pub;
-    porep_c1_witness w;
-    char why[512];
-    double t0 = timing_now_ms();
-    if (porep_c1_public(&pub, c, k, &st->g, why, sizeof why)) {
-        snprintf(err, cap, "partition %u: public inputs: %s", k, why);
-        return -1;
-    }
-    double t1 = timing_now_ms();
-    if (porep_c1_witness_get(&w, c, k, why, sizeof why)) {
-        snprintf(err, cap, "partition %u: witness: %s", k, why);
-        porep_public_free(&pub);
-        return -1;
-    }
-    int rc = -1;
-    r1cs_cs *cs = NULL;
-    r1cs_partition part;
-    memset(&part, 0, sizeof part);
-    if (porep_c1_check(&w, &pub, why, sizeof why)) {
-        snprintf(err, cap, "partition %u: not a valid vanilla proof: %s", k, why);
-        goto out;
-    }
-    double t2 = timing_now_ms();
-    cs = r1cs_cs_new(R1CS_PROVE, 0, NULL);
-    if (!cs || porep_circuit_synthesize(cs, &w.shape, &w.w) || r1cs_finish(cs) ||
-        r1cs_take_partition(cs, &part)) {
-        snprintf(err, cap, "partition %u: synthesis: %s", k,
-                 cs ? r1cs_error_message(cs) : "out of memory");
-        goto out;
-    }
-    double t3 = timing_now_ms();
-    int same = part.num_inputs == pub.n_inputs + 1;
-    for (size_t i = 0; same && i < pub.n_inputs; i++)
-        same = fr_equal(&part.input[i + 1], &pub.inputs[i]);
-    if (!same) {
-        snprintf(err, cap, "partition %u: the circuit's inputs differ from the derived ones", k);
-        goto out;
-    }
-    groth16_proof proof;
-    groth16_prove_timing t;
-    groth16_error ge = {0};
-    if (st->be->prove(&proof, &part, 1, &st->lp.d, NULL, NULL, st->threads, &t, &ge)) {
-        snprintf(err, cap, "partition %u: prove: %s", k, ge.msg);
-        goto out;
-    }
-    double t4 = timing_now_ms();
-    if (groth16_verify(&st->pvk, &proof, pub.inputs, pub.n_inputs, &ge) != GROTH16_OK) {
-        snprintf(err, cap, "partition %u: the proof failed verification: %s", k, ge.msg);
-        goto out;
-    }
-    double t5 = timing_now_ms();
-    ph[0] += t1 - t0;
-    ph[1] += t2 - t1;
-    ph[2] += t3 - t2;
-    ph[3] += t5 - t4;
-    groth16_prove_timing_add(pt, &t);
-    rc = 0;
-out:
-    r1cs_partition_free(&part);
-    r1cs_cs_free(cs);
-    porep_c1_witness_free(&w);
-    porep_public_free(&pub);
-    return rc;
-}
-
+/* One run: the request prepared (porep_partition.h) and every partition
+ * proved by the shared checked routine, as the engine and `cuzk prove porep`
+ * do it. */
 static int porep_run(void *p, ab_phases *out, char *err, size_t cap) {
     porep_state *st = p;
-    double ph[4] = {0}, t0 = timing_now_ms();
+    double synth = 0, verify = 0, t0 = timing_now_ms();
     groth16_prove_timing pt;
     memset(&pt, 0, sizeof pt);
-    for (unsigned k = 0; k < st->in.c1->partitions; k++)
-        if (porep_partition(st, k, ph, &pt, err, cap))
-            return -1;
-    memset(out, 0, sizeof *out);
-    ab_phase(out, "public inputs", ph[0]);
-    ab_phase(out, "witness + check", ph[1]);
-    ab_phase(out, "synthesis", ph[2]);
-    prove_phases(out, &pt);
-    ab_phase(out, "verify", ph[3]);
-    ab_phase(out, "total", timing_now_ms() - t0);
-    return 0;
+    porep_c2 c2;
+    char why[512];
+    if (porep_c2_prepare(&c2, st->in.c1, why, sizeof why)) {
+        snprintf(err, cap, "not a valid vanilla proof: %s", why);
+        return -1;
+    }
+    const groth16_prove_opts o = {st->be, st->threads, NULL, NULL, 1};
+    int rc = 0;
+    for (unsigned k = 0; k < c2.n_partitions && rc == 0; k++) {
+        porep_partition *in = &c2.parts[k];
+        groth16_proof proof;
+        groth16_one_stats ps;
+        if (groth16_prove_one_checked(&proof, porep_partition_synthesize, in, in->pub.inputs,
+                                      in->pub.n_inputs, &st->lp.d, &st->pvk, &o, &ps, why,
+                                      sizeof why)) {
+            snprintf(err, cap, "partition %u: %s", k, why);
+            rc = -1;
+            break;
+        }
+        synth += ps.synth_ms;
+        verify += ps.verify_ms;
+        groth16_prove_timing_add(&pt, &ps.pt);
+    }
+    if (rc == 0) {
+        memset(out, 0, sizeof *out);
+        ab_phase(out, "public inputs", c2.public_ms);
+        ab_phase(out, "witness + check", c2.witness_ms);
+        ab_phase(out, "synthesis", synth);
+        prove_phases(out, &pt);
+        ab_phase(out, "verify", verify);
+        ab_phase(out, "total", timing_now_ms() - t0);
+    }
+    porep_c2_free(&c2);
+    return rc;
 }
 
 /* The PoRep workloads: 2 KiB is sealed here when no --c1 is given (seconds);
@@ -188,9 +145,7 @@ static int porep_open(ab_workload *w, const porep_kind *k, const ab_options *o, 
     st->threads = o->threads;
     st->be = o->backend;
     char params[4096], vk[4096], meta[4096], why[512];
-    porep_shape s;
     porep_params_expect e;
-    memset(&e, 0, sizeof e);
     if (!k->seal_here && !o->c1) {
         snprintf(err, cap, "%s: give the sector's C1 output with --c1", k->name);
         goto fail;
@@ -202,18 +157,16 @@ static int porep_open(ab_workload *w, const porep_kind *k, const ab_options *o, 
                  st->in.c1->proof->name, k->size_text);
         goto fail;
     }
-    if (fc_graph_init_proof(&st->g, st->in.c1->proof)) {
-        snprintf(err, cap, "cannot build the %s graph", st->in.c1->proof->name);
-        goto fail;
-    }
-    st->have_graph = 1;
     if (bench_porep_params(params, vk, meta, sizeof params, o->params_dir, st->in.c1, err, cap))
         goto fail;
-    if (porep_c1_shape(&s, st->in.c1, why, sizeof why)) {
+    if (porep_c1_shape(&st->shape, st->in.c1, why, sizeof why)) {
         snprintf(err, cap, "%s", why);
         goto fail;
     }
-    e.inputs = porep_num_public_inputs(&s) + 1;
+    if (porep_params_expect_get(&e, &st->shape)) {
+        snprintf(err, cap, "cannot count the %s circuit", st->in.c1->proof->name);
+        goto fail;
+    }
     if (porep_params_load(&st->lp, params, meta, &e, o->threads, why, sizeof why)) {
         snprintf(err, cap, "%s", why);
         goto fail;

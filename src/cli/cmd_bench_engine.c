@@ -26,6 +26,7 @@
 #include "cli/bench_engine_timeline.h"
 #include "cli/bench_porep_input.h"
 #include "cuzk/engine.h"
+#include "engine/providers.h"
 #include "engine/synthetic.h"
 #include "util/parallel.h"
 #include "util/timing.h"
@@ -121,8 +122,8 @@ static int run_case(const bench_case *bc, unsigned case_index, const bench_workl
             return -1;
         }
     }
-    int bad = 0;
-    if (!wl->porep) { /* the built-in PoRep provider stays for porep-2k */
+    int bad = engine_register_filecoin_providers(e, err) != CUZK_OK;
+    if (!bad && !wl->porep) { /* porep-2k keeps the Filecoin PoRep provider */
         engine_circuit_provider p = engine_synthetic_provider(wl->syn);
         bad = engine_synthetic_register(wl->syn, e) != CUZK_OK ||
               cuzk_engine_register_provider(e, CUZK_KIND_POREP_C2, &p) != CUZK_OK;

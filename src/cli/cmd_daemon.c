@@ -20,6 +20,7 @@
 
 #include "cuzk/engine.h"
 #include "cuzk/version.h"
+#include "engine/providers.h"
 #include "server/config.h"
 #include "server/grpc_service.h"
 #include "server/http_status.h"
@@ -175,6 +176,11 @@ int cmd_daemon(int argc, char **argv) {
     cuzk_engine *engine = cuzk_engine_new(&cfg.engine, err);
     if (engine == NULL) {
         slog(SLOG_ERROR, "daemon", "engine failed to start error=\"%s\"", err);
+        return 1;
+    }
+    if (engine_register_filecoin_providers(engine, err) != CUZK_OK) {
+        slog(SLOG_ERROR, "daemon", "engine failed to start error=\"%s\"", err);
+        cuzk_engine_free(engine);
         return 1;
     }
     grpc_service *svc = grpc_service_start(engine, cfg.daemon.listen, err);

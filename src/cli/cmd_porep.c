@@ -12,13 +12,14 @@
 #include "cli/prove_checked.h"
 #include "filecoin/c1.h"
 #include "filecoin/porep_inputs.h"
+#include "filecoin/porep_partition.h"
 #include "groth16/prover.h"
 #include "groth16/verify.h"
 #include "util/hex.h"
 #include "util/parallel.h"
 #include "util/timing.h"
 
-/* A decoded C1 file with its graph. */
+/* A decoded C1 file, with its graph where the command derives inputs itself. */
 typedef struct {
     c1_output *c;
     fc_graph g;
@@ -32,7 +33,8 @@ static void c1_file_free(c1_file *f) {
     memset(f, 0, sizeof *f);
 }
 
-static int c1_file_open(c1_file *f, const char *path, const char *cmd) {
+/* with_graph 0: only the decoded C1 (porep_c2_prepare builds its own graph). */
+static int c1_file_open(c1_file *f, const char *path, const char *cmd, int with_graph) {
     memset(f, 0, sizeof *f);
     c1_error ce;
     if (c1_decode_file(&f->c, path, &ce) != C1_OK) {
@@ -40,6 +42,8 @@ static int c1_file_open(c1_file *f, const char *path, const char *cmd) {
                 c1_status_str(ce.status), ce.msg);
         return -1;
     }
+    if (!with_graph)
+        return 0;
     if (fc_graph_init_proof(&f->g, f->c->proof) != 0) {
         fprintf(stderr, "cuzk %s: cannot build the %s graph\n", cmd, f->c->proof->name);
         c1_file_free(f);
@@ -76,7 +80,7 @@ int cmd_porep(int argc, char **argv) {
         return 2;
     }
     c1_file f;
-    if (c1_file_open(&f, file, "porep"))
+    if (c1_file_open(&f, file, "porep", 1))
         return 1;
     unsigned first = 0, last = f.c->partitions;
     if (part) {
@@ -137,61 +141,20 @@ static void timing_print(const porep_timing *t, unsigned partitions) {
     printf("  total              %8.3f\n", t->total / 1e3);
 }
 
-/* One partition's natively derived public inputs and its checked witness. */
-typedef struct {
-    porep_public pub;
-    porep_c1_witness w;
-} partition_in;
-
-static void partition_in_free(partition_in *p) {
-    porep_public_free(&p->pub);
-    porep_c1_witness_free(&p->w);
-}
-
-/* Everything the proof of partition k needs, checked: a C1 that is not a
- * valid vanilla proof is refused here, before parameters are even loaded. */
-static int partition_prepare(partition_in *in, const c1_file *f, unsigned k, porep_timing *t) {
-    char err[512];
-    memset(in, 0, sizeof *in);
-    double t0 = timing_now_ms();
-    if (porep_c1_public(&in->pub, f->c, k, &f->g, err, sizeof err)) {
-        fprintf(stderr, "cuzk prove porep: partition %u: %s\n", k, err);
-        return -1;
-    }
-    double t1 = timing_now_ms();
-    if (porep_c1_witness_get(&in->w, f->c, k, err, sizeof err) ||
-        porep_c1_check(&in->w, &in->pub, err, sizeof err)) {
-        fprintf(stderr,
-                "cuzk prove porep: partition %u: the C1 output is not a valid vanilla proof: "
-                "%s; no proof written\n",
-                k, err);
-        partition_in_free(in);
-        return -1;
-    }
-    t->pub += t1 - t0;
-    t->witness += timing_now_ms() - t1;
-    return 0;
-}
-
 typedef struct {
     const char *c1, *dir, *out, *proof, *backend_name, *rs_seed;
     const groth16_backend *backend;
     unsigned threads;
 } porep_args;
 
-static int synth_porep(r1cs_cs *cs, const void *ctx) {
-    const partition_in *in = ctx;
-    return porep_circuit_synthesize(cs, &in->w.shape, &in->w.w);
-}
-
-/* Proves partition k into *proof with a's backend and verifies it. */
-static int prove_partition(groth16_proof *proof, const partition_in *in, unsigned k,
+/* Proves prepared partition k into *proof with a's backend, self-verified. */
+static int prove_partition(groth16_proof *proof, porep_partition *in, unsigned k,
                            const porep_params_loaded *lp, const groth16_pvk *pvk,
                            const porep_args *a, porep_timing *t) {
     const cli_prover pr = {a->backend, a->rs_seed, a->threads};
     cli_prove_stats st;
-    if (cli_prove_checked(proof, "prove porep", k, k, synth_porep, in, in->pub.inputs,
-                          in->pub.n_inputs, &lp->d, pvk, &pr, &st))
+    if (cli_prove_checked(proof, "prove porep", k, k, porep_partition_synthesize, in,
+                          in->pub.inputs, in->pub.n_inputs, &lp->d, pvk, &pr, &st))
         return -1;
     t->synth += st.synth_ms;
     t->prove += st.prove_ms;
@@ -243,42 +206,39 @@ int cmd_prove_porep(int argc, char **argv) {
     memset(&t, 0, sizeof t);
     double t0 = timing_now_ms();
     c1_file f;
-    if (c1_file_open(&f, a.c1, "prove porep"))
+    if (c1_file_open(&f, a.c1, "prove porep", 0))
         return 1;
     const unsigned P = f.c->partitions;
     fprintf(stderr, "prove porep: %s, %u partition%s of %u challenges\n", f.c->proof->name, P,
             P == 1 ? "" : "s", f.c->challenges);
     t.decode = timing_now_ms() - t0;
-    partition_in *in = calloc(P, sizeof *in);
-    unsigned ready = 0;
-    while (in && ready < P && partition_prepare(&in[ready], &f, ready, &t) == 0)
-        ready++;
-    if (ready < P) {
-        if (!in)
-            fprintf(stderr, "cuzk prove porep: out of memory\n");
-        for (unsigned i = 0; in && i < ready; i++)
-            partition_in_free(&in[i]);
-        free(in);
+    porep_c2 c2;
+    char err[512];
+    if (porep_c2_prepare(&c2, f.c, err, sizeof err)) {
+        fprintf(stderr,
+                "cuzk prove porep: the C1 output is not a valid vanilla proof: %s; no proof "
+                "written\n",
+                err);
         c1_file_free(&f);
         return 1;
     }
+    t.pub = c2.public_ms;
+    t.witness = c2.witness_ms;
     fprintf(stderr, "prove porep: witness checked, public inputs derived (%.1f ms)\n",
             t.pub + t.witness);
     double t1 = timing_now_ms();
-    char params[4096], vk[4096], meta[4096], err[512] = "cannot count the circuit";
-    porep_shape s;
+    char params[4096], vk[4096], meta[4096];
     porep_params_expect e;
     porep_params_loaded lp;
     int rc = 1;
-    if (params_for(params, vk, meta, sizeof params, &a, &f) ||
-        porep_c1_shape(&s, f.c, err, sizeof err)) {
-        fprintf(stderr, "cuzk prove porep: %s\n", err);
+    if (params_for(params, vk, meta, sizeof params, &a, &f))
+        goto done;
+    /* every section count of the blank circuit (counting mode), as the engine
+     * sizes it: parameters of another circuit are refused before loading */
+    if (porep_params_expect_get(&e, &c2.shape)) {
+        fprintf(stderr, "cuzk prove porep: cannot count the %s circuit\n", f.c->proof->name);
         goto done;
     }
-    /* only the input count here: counting a 32 GiB circuit takes minutes, and
-     * the prover refuses parameters whose sections or densities differ */
-    memset(&e, 0, sizeof e);
-    e.inputs = porep_num_public_inputs(&s) + 1;
     if (porep_params_load(&lp, params, meta, &e, a.threads, err, sizeof err)) {
         fprintf(stderr, "cuzk prove porep: %s\n", err);
         goto done;
@@ -297,7 +257,7 @@ int cmd_prove_porep(int argc, char **argv) {
         goto done;
     }
     unsigned k = 0;
-    while (k < P && prove_partition(&proofs[k], &in[k], k, &lp, &pvk, &a, &t) == 0)
+    while (k < P && prove_partition(&proofs[k], &c2.parts[k], k, &lp, &pvk, &a, &t) == 0)
         k++;
     if (k == P) {
         double tw = timing_now_ms();
@@ -333,9 +293,7 @@ int cmd_prove_porep(int argc, char **argv) {
     free(proofs);
     porep_params_free(&lp);
 done:
-    for (unsigned i = 0; i < P; i++)
-        partition_in_free(&in[i]);
-    free(in);
+    porep_c2_free(&c2);
     c1_file_free(&f);
     return rc;
 }
@@ -354,7 +312,7 @@ int cmd_verify_porep(int argc, char **argv) {
     }
     double t0 = timing_now_ms();
     c1_file f;
-    if (c1_file_open(&f, a.c1, "verify porep"))
+    if (c1_file_open(&f, a.c1, "verify porep", 1))
         return 2;
     const unsigned P = f.c->partitions;
     char params[4096], vk_path[4096], meta[4096], err[512];

@@ -368,7 +368,7 @@ static int partition_prepare(post_partition *pp, const post_cli *a, size_t i) {
     return rc;
 }
 
-static int synth_post(r1cs_cs *cs, const void *ctx) {
+static int synth_post(r1cs_cs *cs, void *ctx) {
     const post_partition *pp = ctx;
     return post_circuit_synthesize(cs, &pp->shape, &pp->witness);
 }
@@ -382,8 +382,8 @@ static int prove_partition(groth16_proof *proof, const post_cli *a, size_t i,
     partition_at(a, i, &k, &first, &n);
     const cli_prover pr = {a->backend, a->rs_seed, a->threads};
     cli_prove_stats st;
-    if (cli_prove_checked(proof, "prove post", (unsigned long long)k, i, synth_post, pp, pp->inputs,
-                          pp->n_inputs, &lp->d, pvk, &pr, &st))
+    if (cli_prove_checked(proof, "prove post", (unsigned long long)k, i, synth_post, (void *)pp,
+                          pp->inputs, pp->n_inputs, &lp->d, pvk, &pr, &st))
         return -1;
     fprintf(stderr,
             "prove post: partition %llu: %zu sector%s, %zu rows; synthesis %.1f ms, prove "

@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <jansson.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,21 +11,12 @@
 
 #include "cli/args.h"
 #include "cuzk/version.h"
+#include "filecoin/param_dir.h"
 #include "filecoin/post_circuit.h"
 #include "groth16/setup.h"
+#include "util/err.h"
 #include "util/parallel.h"
 #include "util/timing.h"
-
-static int fail(char *err, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t cap, const char *fmt, ...) {
-    if (err && cap) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, cap, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
 
 /* Counts of a blank circuit: synth(cs, arg) without values. */
 static int expect_blank(porep_params_expect *out, int (*synth)(r1cs_cs *, const void *),
@@ -60,13 +50,12 @@ int porep_params_expect_get(porep_params_expect *out, const porep_shape *s) {
     return expect_blank(out, blank_porep, s);
 }
 
-/* DIR/STEM.{params,vk,meta} with porep_params_paths' choice of DIR. */
-static int paths_for_stem(char *params, char *vk, char *meta, size_t cap, const char *dir,
+/* DIR/STEM.{params,vk,meta}, DIR by the one rule (filecoin/param_dir.h). */
+static int paths_for_stem(char *params, char *vk, char *meta, size_t cap, const char *dir_arg,
                           const char *stem) {
-    if (!dir)
-        dir = getenv("FIL_PROOFS_PARAMETER_CACHE");
-    if (!dir || !*dir)
-        dir = "/var/tmp/filecoin-proof-parameters";
+    char dir[4096];
+    if (fc_param_dir(dir, sizeof dir, dir_arg, NULL, NULL, NULL, 0))
+        return -1;
     if (snprintf(params, cap, "%s/%s.params", dir, stem) >= (int)cap ||
         snprintf(vk, cap, "%s/%s.vk", dir, stem) >= (int)cap ||
         snprintf(meta, cap, "%s/%s.meta", dir, stem) >= (int)cap)
@@ -100,9 +89,9 @@ static int check_layout(const groth16_params *gp, const porep_params_expect *e, 
     const char *what[] = {"vk ic points", "h points", "l points", "a points", "b points"};
     for (size_t i = 0; i < 5; i++)
         if (got[i] != want[i] && (i == 0 || want[i] != 0)) /* 0: not checked */
-            return fail(err, cap,
-                        "%s: %zu %s, the circuit needs %zu: not this circuit's parameters", path,
-                        got[i], what[i], want[i]);
+            return err_set(err, cap,
+                           "%s: %zu %s, the circuit needs %zu: not this circuit's parameters", path,
+                           got[i], what[i], want[i]);
     return 0;
 }
 
@@ -129,7 +118,7 @@ int porep_params_load(porep_params_loaded *p, const char *path, const char *meta
     memset(p, 0, sizeof *p);
     groth16_error ge = {0};
     if (groth16_params_open(&p->gp, path, &ge) != GROTH16_OK)
-        return fail(err, cap, "%s: %s", path, ge.msg);
+        return err_set(err, cap, "%s: %s", path, ge.msg);
     if (e && check_layout(&p->gp, e, path, err, cap)) {
         porep_params_free(p);
         return -1;
@@ -156,7 +145,7 @@ int porep_params_load(porep_params_loaded *p, const char *path, const char *meta
                                &ge) ||
         groth16_params_read_g2(&p->gp, GROTH16_SEC_B_G2, 0, nb, p->b2, GROTH16_CHECK_CURVE, threads,
                                &ge)) {
-        fail(err, cap, "%s: %s", path, ge.status ? ge.msg : "out of memory");
+        err_set(err, cap, "%s: %s", path, ge.status ? ge.msg : "out of memory");
         porep_params_free(p);
         return -1;
     }
@@ -168,11 +157,11 @@ int porep_params_load(porep_params_loaded *p, const char *path, const char *meta
 int porep_params_match(const char *params, const char *vk, const porep_params_expect *e, char *err,
                        size_t cap) {
     if (access(params, R_OK) != 0 || access(vk, R_OK) != 0)
-        return fail(err, cap, "%s or its .vk: not found", params);
+        return err_set(err, cap, "%s or its .vk: not found", params);
     groth16_params gp;
     groth16_error ge = {0};
     if (groth16_params_open(&gp, params, &ge) != GROTH16_OK)
-        return fail(err, cap, "%s: %s", params, ge.msg);
+        return err_set(err, cap, "%s: %s", params, ge.msg);
     int rc = check_layout(&gp, e, params, err, cap);
     /* the .vk must be the vk at the head of the .params */
     FILE *f = rc ? NULL : fopen(vk, "rb");
@@ -181,7 +170,7 @@ int porep_params_match(const char *params, const char *vk, const porep_params_ex
         uint8_t *b = malloc(n + 1);
         size_t got = f && b ? fread(b, 1, n + 1, f) : 0;
         if (got != n || memcmp(b, gp.data, n) != 0)
-            rc = fail(err, cap, "%s does not hold the verifying key of %s", vk, params);
+            rc = err_set(err, cap, "%s does not hold the verifying key of %s", vk, params);
         free(b);
     }
     if (f)
@@ -215,17 +204,17 @@ static int write_files(const groth16_setup_result *s, const char *params, const 
     groth16_error ge = {0};
     groth16_params_data d = groth16_setup_data(s);
     FILE *pf = fopen(tp, "wb"), *vf = fopen(tv, "wb");
-    int rc = !pf || !vf ? fail(err, cap, "cannot create %s: %s", !pf ? tp : tv, strerror(errno))
+    int rc = !pf || !vf ? err_set(err, cap, "cannot create %s: %s", !pf ? tp : tv, strerror(errno))
              : groth16_params_write(pf, &d, &ge) || groth16_vk_write_file(vf, &s->vk, &ge)
-                 ? fail(err, cap, "%s", ge.msg)
+                 ? err_set(err, cap, "%s", ge.msg)
                  : 0;
     if (pf && fclose(pf) != 0 && !rc)
-        rc = fail(err, cap, "writing %s: %s", tp, strerror(errno));
+        rc = err_set(err, cap, "writing %s: %s", tp, strerror(errno));
     if (vf && fclose(vf) != 0 && !rc)
-        rc = fail(err, cap, "writing %s: %s", tv, strerror(errno));
+        rc = err_set(err, cap, "writing %s: %s", tv, strerror(errno));
     /* rename last, so an interrupted setup never leaves a file under the real name */
     if (!rc && (rename(tv, vk) != 0 || rename(tp, params) != 0))
-        rc = fail(err, cap, "cannot rename into %s: %s", params, strerror(errno));
+        rc = err_set(err, cap, "cannot rename into %s: %s", params, strerror(errno));
     if (rc) {
         unlink(tp);
         unlink(tv);

@@ -21,9 +21,10 @@ typedef struct {
 
 int porep_params_expect_get(porep_params_expect *out, const porep_shape *s);
 
-/* DIR/STEM.params, .vk and .meta for a sector shape; dir NULL:
- * $FIL_PROOFS_PARAMETER_CACHE, else /var/tmp/filecoin-proof-parameters
- * (rust-fil-proofs' default).  Returns 0, or -1 if a path is too long. */
+/* DIR/STEM.params, .vk and .meta for a sector shape; DIR is dir, else by
+ * the one rule of filecoin/param_dir.h ($FIL_PROOFS_PARAMETER_CACHE, else
+ * rust-fil-proofs' default /var/tmp/filecoin-proof-parameters).  Returns 0, or -1 if a path is too
+ * long. */
 int porep_params_paths(char *params, char *vk, char *meta, size_t cap, const char *dir,
                        const fc_sector_shape *shape);
 

@@ -18,13 +18,13 @@
  * core).
  *
  * A kind without a provider fails cleanly at submit with CUZK_E_UNSUPPORTED
- * ("unsupported: porep-c2 circuit not built yet"): the Filecoin circuits
- * register here as later layers build them; tests register small circuits
- * for every kind.
+ * ("unsupported: porep-c2 circuit not built yet"): a new engine has none;
+ * engine_register_filecoin_providers (providers.h) registers the Filecoin
+ * circuits, tests register small circuits for every kind.
  *
- * Parameter files are found by circuit id (srs.h): the Filecoin ids have
- * their published names built in, and cuzk_engine_register_circuit adds
- * others (test circuits, new sizes) with their file stem. */
+ * Parameter files are found by circuit id (srs.h): cuzk_engine_register_circuit
+ * names each id's file stem (the Filecoin ones: providers.h; test circuits,
+ * new sizes: whoever registers them). */
 #ifndef CUZK_ENGINE_CIRCUIT_PROVIDER_H
 #define CUZK_ENGINE_CIRCUIT_PROVIDER_H
 

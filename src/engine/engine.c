@@ -20,7 +20,7 @@
 #endif
 #include "engine/engine_internal.h"
 #include "engine/pipeline.h"
-#include "engine/providers.h"
+#include "filecoin/param_dir.h"
 #include "util/err.h"
 
 /* The SRS manager's inputs (srs_env), under the engine lock. */
@@ -43,9 +43,13 @@ cuzk_engine *cuzk_engine_new(const cuzk_engine_config *cfg, char err[CUZK_ERROR_
         cuzk_engine_config_defaults(&e->cfg);
     cuzk_engine_config *c = &e->cfg;
     c->param_cache[sizeof c->param_cache - 1] = 0;
-    const char *env = getenv("FIL_PROOFS_PARAMETER_CACHE");
-    if (env && *env) /* the ecosystem's variable wins over the config key */
-        snprintf(c->param_cache, sizeof c->param_cache, "%s", env);
+    char why[256];
+    if (fc_param_dir(c->param_cache, sizeof c->param_cache, NULL, c->param_cache, NULL, why,
+                     sizeof why)) {
+        set_err(err, "engine: %s", why);
+        free(e);
+        return NULL;
+    }
     if (!c->memory_budget)
         c->memory_budget = mem_auto_budget(c->memory_safety_margin);
 
@@ -65,12 +69,6 @@ cuzk_engine *cuzk_engine_new(const cuzk_engine_config *cfg, char err[CUZK_ERROR_
     mem_init(&e->mem, c->memory_budget);
     srs_env srs_in = {&e->mem, &e->mu, &e->cv_mem, e, srs_now, pipeline_can_release, srs_forget};
     srs_init(&e->srs, c->param_cache, &srs_in);
-    /* The Filecoin circuits built so far; tests may replace them. */
-    e->providers[CUZK_KIND_POREP_C2] = engine_provider_porep;
-    e->providers[CUZK_KIND_WINDOW_POST] = engine_provider_post;
-    e->providers[CUZK_KIND_WINNING_POST] = engine_provider_post;
-    e->has_provider[CUZK_KIND_POREP_C2] = e->has_provider[CUZK_KIND_WINDOW_POST] =
-        e->has_provider[CUZK_KIND_WINNING_POST] = 1;
     e->backend = &groth16_backend_cpu;
 #ifdef CUZK_HAVE_CUDA
     if (c->use_gpu) {

@@ -56,6 +56,7 @@
 #include "engine/dispatcher.h"
 #include "engine/synthesis.h"
 #include "groth16/proof.h"
+#include "groth16/prove_checked.h"
 #include "util/parallel.h"
 
 void pipeline_cancel_job(cuzk_engine *e, engine_job *j) {
@@ -86,24 +87,40 @@ int pipeline_can_release(void *ctx) {
 
 /* ---- proving -------------------------------------------------------------------- */
 
-/* Proves and self-verifies one partition on the CPU backend (the retry path). */
-static int prove_cpu_one(cuzk_engine *e, const r1cs_partition *p, const srs_set *s,
-                         groth16_proof *out, char msg[CUZK_ERROR_LEN]) {
-    groth16_error ge = {0};
-    if (groth16_backend_cpu.prove(out, p, 1, &s->data, NULL, NULL, e->prover_threads, NULL, &ge)) {
-        snprintf(msg, CUZK_ERROR_LEN, "cpu prover: %s", ge.msg);
-        return -1;
+/* TEST ONLY: with CUZK_TEST_ONLY_RS_SEED set, every proof of partition k
+ * takes r, s from groth16_rs_from_seed(seed, k), as `cuzk prove porep
+ * --rs-seed` does, so a test can hold the daemon's proofs to the CLI's byte
+ * for byte.  Such proofs have no zero knowledge: the engine says so loudly. */
+static const char *test_rs_seed(void) {
+    const char *seed = getenv("CUZK_TEST_ONLY_RS_SEED");
+    fr r, s;
+    char why[256];
+    if (!seed || !*seed)
+        return NULL;
+    if (groth16_rs_from_seed(&r, &s, seed, 0, why, sizeof why)) {
+        engine_log("CUZK_TEST_ONLY_RS_SEED ignored: %s", why);
+        return NULL;
     }
-    if (groth16_verify(&s->pvk, out, p->input + 1, p->num_inputs - 1, &ge) != GROTH16_OK) {
-        snprintf(msg, CUZK_ERROR_LEN, "self-verification failed on the CPU backend too: %s",
-                 ge.msg);
+    engine_log("WARNING: CUZK_TEST_ONLY_RS_SEED fixes every proof's r and s: these proofs are "
+               "for testing only (whoever knows the seed can strip their zero knowledge)");
+    return seed;
+}
+
+/* r, s of the m proofs of partition k (rs: 2 m entries), or -1 (no memory). */
+static int fixed_rs(fr **rs, const char *seed, size_t k, size_t m) {
+    *rs = seed ? malloc(2 * m * sizeof **rs) : NULL;
+    if (!seed)
+        return 0;
+    if (!*rs)
         return -1;
-    }
+    for (size_t i = 0; i < m; i++)
+        groth16_rs_from_seed(&(*rs)[i], &(*rs)[m + i], seed, k, NULL, 0);
     return 0;
 }
 
 static void *prover_main(void *arg) {
     cuzk_engine *e = arg;
+    const char *seed = test_rs_seed();
     pthread_mutex_lock(&e->mu);
     for (;;) {
         while (!e->prove_queue) {
@@ -150,77 +167,55 @@ static void *prover_main(void *arg) {
 
         double tw = engine_now(e);
         groth16_proof *proofs = calloc(m, sizeof *proofs);
-        int *ok = calloc(m, sizeof *ok);
-        int *retried = calloc(m, sizeof *retried);
-        double *tv = calloc(2 * m, sizeof *tv);
-        char(*msg)[CUZK_ERROR_LEN] = calloc(m, sizeof *msg);
-        groth16_error ge = {0};
-        double tp0 = engine_now(e), tp1 = tp0;
-        int verify_failures = 0;
-        if (proofs && ok && retried && tv && msg) {
-            groth16_status pst =
-                be->prove(proofs, g->parts, m, &s->data, NULL, NULL, e->prover_threads, NULL, &ge);
-            tp1 = engine_now(e);
+        groth16_proof_check *chk = calloc(m, sizeof *chk);
+        double tp0 = engine_now(e), tp1 = tp0, prove_ms = 0;
+        fr *rs = NULL;
+        int verify_failures = 0, oom = !proofs || !chk || fixed_rs(&rs, seed, g->partition, m) != 0;
+        if (!oom) {
+            /* prove, self-verify, re-prove a failure once on the CPU backend */
+            const groth16_prove_opts o = {be, e->prover_threads, rs, rs ? rs + m : NULL, verify};
+            groth16_prove_checked(proofs, chk, g->parts, m, &s->data, &s->pvk, &o, NULL, &prove_ms);
+            tp1 = tp0 + prove_ms;
             for (size_t k = 0; k < m; k++) {
-                const r1cs_partition *p = &g->parts[k];
-                tv[2 * k] = engine_now(e);
-                if (pst != GROTH16_OK) {
-                    snprintf(msg[k], CUZK_ERROR_LEN, "%s prover: %s", be->name, ge.msg);
-                } else if (!verify) {
-                    ok[k] = 1;
-                } else {
-                    groth16_error ve = {0};
-                    ok[k] = groth16_verify(&s->pvk, &proofs[k], p->input + 1, p->num_inputs - 1,
-                                           &ve) == GROTH16_OK;
-                    if (!ok[k]) {
-                        verify_failures++;
-                        snprintf(msg[k], CUZK_ERROR_LEN, "self-verification failed: %s", ve.msg);
-                    }
-                }
-                if (!ok[k]) { /* once more on the CPU backend */
-                    engine_log("partition %zu of %s: %s; retrying on the CPU backend", g->partition,
-                               g->jobs[k]->id, msg[k]);
-                    retried[k] = 1;
-                    ok[k] = prove_cpu_one(e, p, s, &proofs[k], msg[k]) == 0;
-                }
-                tv[2 * k + 1] = engine_now(e);
+                verify_failures += chk[k].verify_failed;
+                if (chk[k].retried)
+                    engine_log("partition %zu of %s: %s", g->partition, g->jobs[k]->id, chk[k].msg);
             }
-        } else {
-            for (size_t k = 0; msg && k < m; k++)
-                snprintf(msg[k], CUZK_ERROR_LEN, "internal: out of memory");
         }
 
         pthread_mutex_lock(&e->mu);
         e->prove_active--;
         e->proving_job[0] = 0;
         e->self_verify_failures += (uint64_t)verify_failures;
+        double tv = tp1;
         for (size_t k = 0; k < m; k++) {
             engine_job *j = g->jobs[k];
             engine_stage(e, j, (int)g->partition, CUZK_STAGE_PROVE_WAIT, g->synth_end_ms, tw);
             engine_stage(e, j, (int)g->partition, CUZK_STAGE_PROVE, tp0, tp1);
             j->prove_ms += tp1 - tp0;
-            if (tv && verify) {
-                engine_stage(e, j, (int)g->partition, CUZK_STAGE_VERIFY, tv[2 * k], tv[2 * k + 1]);
-                j->verify_ms += tv[2 * k + 1] - tv[2 * k];
+            if (!oom && verify) {
+                /* each partition's check, laid end to end after the backend call */
+                engine_stage(e, j, (int)g->partition, CUZK_STAGE_VERIFY, tv, tv + chk[k].verify_ms);
+                j->verify_ms += chk[k].verify_ms;
             }
-            if (retried && retried[k]) {
+            if (!oom)
+                tv += chk[k].verify_ms;
+            if (!oom && chk[k].retried) {
                 j->cpu_retries++;
                 e->cpu_retries++;
             }
-            if (ok && ok[k] && job_live(j)) {
+            if (!oom && chk[k].ok && job_live(j)) {
                 groth16_proof_write(j->proof + g->partition * GROTH16_PROOF_BYTES, &proofs[k]);
                 j->n_done++;
             } else if (job_live(j)) {
                 j->failed = 1;
                 snprintf(j->error, CUZK_ERROR_LEN, "partition %zu: %s", g->partition,
-                         msg ? msg[k] : "internal: out of memory");
+                         oom ? "internal: out of memory" : chk[k].msg);
             }
         }
         free(proofs);
-        free(ok);
-        free(retried);
-        free(tv);
-        free(msg);
+        free(chk);
+        free(rs);
         group_done(e, g);
         pthread_cond_broadcast(&e->cv_synth);
     }

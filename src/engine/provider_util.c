@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "groth16/prove_checked.h"
+
 enum { SIZE_CACHE = 32 };
 
 static pthread_mutex_t size_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -43,24 +45,9 @@ uint64_t provider_partition_bytes(const char *circuit_id, r1cs_synth_fn blank, v
 cuzk_status provider_synthesize(r1cs_partition *out, r1cs_synth_fn synth, void *arg,
                                 const fr *inputs, size_t n_inputs, const char *what,
                                 char err[CUZK_ERROR_LEN]) {
-    memset(out, 0, sizeof *out);
-    r1cs_cs *cs = r1cs_cs_new(R1CS_PROVE, R1CS_VALUES, NULL);
-    if (!cs) {
-        snprintf(err, CUZK_ERROR_LEN, "%s: out of memory", what);
-        return CUZK_E_EXHAUSTED;
-    }
-    cuzk_status rc = CUZK_OK;
-    if (r1cs_synthesize(cs, synth, arg) != R1CS_OK || r1cs_take_partition(cs, out) != 0) {
-        snprintf(err, CUZK_ERROR_LEN, "%s: synthesis failed: %s", what, r1cs_error_message(cs));
-        rc = CUZK_E_INTERNAL;
-    } else if (out->num_inputs != n_inputs + 1 ||
-               memcmp(out->input + 1, inputs, n_inputs * sizeof(fr)) != 0) {
-        snprintf(err, CUZK_ERROR_LEN,
-                 "internal: %s: the circuit's public inputs differ from the derived ones", what);
-        rc = CUZK_E_INTERNAL;
-    }
-    if (rc != CUZK_OK)
-        r1cs_partition_free(out);
-    r1cs_cs_free(cs);
-    return rc;
+    char msg[CUZK_ERROR_LEN - 64];
+    if (groth16_synthesize_checked(out, synth, arg, inputs, n_inputs, msg, sizeof msg) == 0)
+        return CUZK_OK;
+    snprintf(err, CUZK_ERROR_LEN, "%s: %s", what, msg);
+    return strcmp(msg, "out of memory") == 0 ? CUZK_E_EXHAUSTED : CUZK_E_INTERNAL;
 }

@@ -12,9 +12,10 @@
  * the first time and cached for the process.  0 when counting fails. */
 uint64_t provider_partition_bytes(const char *circuit_id, r1cs_synth_fn blank, void *arg);
 
-/* Runs synth(cs, arg) in proving mode into *out and checks that its public
- * inputs (after ONE) are inputs[0..n_inputs).  CUZK_OK, or an error with err
- * filled ("<what>: ...") and *out empty. */
+/* groth16_synthesize_checked with the engine's statuses: synth(cs, arg) in
+ * proving mode into *out, its public inputs (after ONE) checked against
+ * inputs[0..n_inputs).  CUZK_OK, or an error with err filled ("<what>: ...")
+ * and *out empty. */
 cuzk_status provider_synthesize(r1cs_partition *out, r1cs_synth_fn synth, void *arg,
                                 const fr *inputs, size_t n_inputs, const char *what,
                                 char err[CUZK_ERROR_LEN]);

@@ -6,55 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "filecoin/proof_types.h"
 #include "util/timing.h"
-
-/* The Filecoin parameter files by cuzk's circuit ids: porep-, wpost- and
- * winning- followed by a size (2k 8m 512m 32g 64g), named as rust-fil-proofs
- * names them (proof_types.h computes the names; its test checks them against
- * the published ones).  SnapDeals' names are not derived yet, so its two
- * production sets are listed (api-and-ecosystem.md s.7.1).  Stems only:
- * .params and .vk follow. */
-enum { SRS_BUILTIN = 3 * FC_SECTOR_SIZES + 2 };
-static struct {
-    char id[ENGINE_CIRCUIT_ID_LEN];
-    char stem[160];
-} builtin[SRS_BUILTIN];
-
-static void build_builtin(void) {
-    size_t n = 0;
-    for (unsigned i = 0; i < FC_SECTOR_SIZES; i++) {
-        const fc_sector_shape *sh = fc_shape_at(i);
-        snprintf(builtin[n].id, sizeof builtin[n].id, "porep-%s", sh->short_name);
-        fc_porep_param_stem(builtin[n].stem, sizeof builtin[n].stem, sh);
-        n++;
-        snprintf(builtin[n].id, sizeof builtin[n].id, "wpost-%s", sh->short_name);
-        fc_post_param_stem(builtin[n].stem, sizeof builtin[n].stem, fc_post_proof_by_id(5 + i));
-        n++;
-        snprintf(builtin[n].id, sizeof builtin[n].id, "winning-%s", sh->short_name);
-        fc_post_param_stem(builtin[n].stem, sizeof builtin[n].stem, fc_post_proof_by_id(i));
-        n++;
-    }
-    snprintf(builtin[n].id, sizeof builtin[n].id, "snap-32g");
-    snprintf(builtin[n].stem, sizeof builtin[n].stem, "%s",
-             "v28-empty-sector-update-merkletree-poseidon_hasher-8-8-0-"
-             "3b7f44a9362e3985369454947bc94022e118211e49fd672d52bec1cbfd599d18");
-    n++;
-    snprintf(builtin[n].id, sizeof builtin[n].id, "snap-64g");
-    snprintf(builtin[n].stem, sizeof builtin[n].stem, "%s",
-             "v28-empty-sector-update-merkletree-poseidon_hasher-8-8-2-"
-             "102e1444a7e9a97ebf1e3d6855dcc77e66c011ea66f936d9b2c508f87f2f83a7");
-}
-
-static pthread_once_t builtin_once = PTHREAD_ONCE_INIT;
-
-const char *srs_builtin_stem(const char *circuit_id) {
-    pthread_once(&builtin_once, build_builtin);
-    for (size_t i = 0; i < SRS_BUILTIN; i++)
-        if (strcmp(builtin[i].id, circuit_id) == 0)
-            return builtin[i].stem;
-    return NULL;
-}
 
 void srs_init(srs_manager *m, const char *cache_dir, const srs_env *env) {
     memset(m, 0, sizeof *m);
@@ -130,11 +82,13 @@ cuzk_status srs_register(srs_manager *m, const char *circuit_id, const char *ste
     return CUZK_OK;
 }
 
+/* The registered file stem of a circuit id (circuit_provider.h: the Filecoin
+ * ones come from engine/providers.c), NULL if there is none. */
 static const char *stem_of(const srs_manager *m, const char *id) {
     for (const srs_name *n = m->names; n; n = n->next)
         if (strcmp(n->circuit_id, id) == 0)
             return n->stem;
-    return srs_builtin_stem(id);
+    return NULL;
 }
 
 srs_set *srs_lookup(srs_manager *m, const char *circuit_id, cuzk_status *st,

@@ -7,10 +7,10 @@
  *   HOT   every point decoded into memory, ready for a prover backend; these
  *         bytes count against the memory budget
  *
- * Names: the Filecoin circuit ids carry their published file stems
- * (v28-<prefix>-<sha256(identifier)>, api-and-ecosystem.md s.7.1,
- * filecoin-facts.md s.1.4); others are registered (circuit_provider.h).  The
- * cache is srs.param_cache, and FIL_PROOFS_PARAMETER_CACHE wins when set.
+ * Names: every circuit id's file stem is registered (circuit_provider.h;
+ * the Filecoin ones with their published names by engine/providers.c).  The
+ * cache is srs.param_cache, and FIL_PROOFS_PARAMETER_CACHE wins when set
+ * (filecoin/param_dir.h).
  *
  * Ownership and lifetime: the manager owns every set.  A running batch holds a
  * reference on its set from admission until its last partition is proven;
@@ -95,8 +95,6 @@ void srs_init(srs_manager *m, const char *cache_dir, const srs_env *env);
 /* Frees every set (forgetting the backend's copies). */
 void srs_free(srs_manager *m);
 cuzk_status srs_register(srs_manager *m, const char *circuit_id, const char *stem);
-/* The built-in stem of a Filecoin circuit id, NULL if there is none. */
-const char *srs_builtin_stem(const char *circuit_id);
 
 /* The set for circuit_id (created COLD on first use); NULL with err filled
  * (CUZK_E_NOT_FOUND) when no file name is known for it. */

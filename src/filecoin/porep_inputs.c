@@ -2,23 +2,12 @@
  * see porep_inputs.h. */
 #include "filecoin/porep_inputs.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "filecoin/challenges.h"
-
-static int fail(char *err, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t cap, const char *fmt, ...) {
-    if (err && cap) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, cap, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
+#include "util/err.h"
 
 /* The C1 tree t has the path shape of the circuit's tree p. */
 static int tree_fits(const c1_tree *t, const por_shape *p) {
@@ -35,18 +24,18 @@ int porep_c1_shape(porep_shape *out, const c1_output *c, char *err, size_t cap) 
     const fc_seal_proof *p = c->proof;
     porep_shape_for_sector(out, p->shape, p->challenges_per_partition);
     if (porep_shape_check(out) != 0)
-        return fail(err, cap, "%s: no PoRep circuit shape for this proof", p->name);
+        return err_set(err, cap, "%s: no PoRep circuit shape for this proof", p->name);
     if (c->challenges != out->challenges || c->layers != out->layers || c->nodes != out->nodes)
-        return fail(err, cap,
-                    "C1 output has %u challenges per partition, %u layers, %llu nodes; %s "
-                    "wants %u, %u, %llu",
-                    c->challenges, c->layers, (unsigned long long)c->nodes, p->name,
-                    out->challenges, out->layers, (unsigned long long)out->nodes);
+        return err_set(err, cap,
+                       "C1 output has %u challenges per partition, %u layers, %llu nodes; %s "
+                       "wants %u, %u, %llu",
+                       c->challenges, c->layers, (unsigned long long)c->nodes, p->name,
+                       out->challenges, out->layers, (unsigned long long)out->nodes);
     por_shape rc, d;
     porep_shape_tree_rc(out, &rc);
     porep_shape_tree_d(out, &d);
     if (!tree_fits(&c->tree_r, &rc) || !tree_fits(&c->tree_d, &d))
-        return fail(err, cap, "C1 output's tree shapes do not match the %s circuit", p->name);
+        return err_set(err, cap, "C1 output's tree shapes do not match the %s circuit", p->name);
     return 0;
 }
 
@@ -59,7 +48,7 @@ void porep_public_free(porep_public *p) {
 
 static int to_fr(fr *out, const uint8_t b[32], char *err, size_t cap, const char *what) {
     if (!fr_from_bytes_le(out, b))
-        return fail(err, cap, "%s is not a canonical field element", what);
+        return err_set(err, cap, "%s is not a canonical field element", what);
     return 0;
 }
 
@@ -69,16 +58,16 @@ int porep_c1_public(porep_public *out, const c1_output *c, unsigned k, const fc_
     if (porep_c1_shape(&out->shape, c, err, cap))
         return -1;
     if (k >= c->partitions)
-        return fail(err, cap, "partition %u: the C1 output has %u", k, c->partitions);
+        return err_set(err, cap, "partition %u: the C1 output has %u", k, c->partitions);
     if (g->nodes != c->nodes)
-        return fail(err, cap, "graph of %llu nodes for a sector of %llu",
-                    (unsigned long long)g->nodes, (unsigned long long)c->nodes);
+        return err_set(err, cap, "graph of %llu nodes for a sector of %llu",
+                       (unsigned long long)g->nodes, (unsigned long long)c->nodes);
     const size_t C = out->shape.challenges;
     out->n_inputs = porep_num_public_inputs(&out->shape);
     char *m = malloc(out->n_inputs * sizeof(fr) + C * sizeof(uint64_t) +
                      C * FC_GRAPH_DEGREE * sizeof(uint32_t));
     if (!m)
-        return fail(err, cap, "out of memory");
+        return err_set(err, cap, "out of memory");
     out->mem = m;
     out->inputs = (fr *)m;
     out->challenge = (uint64_t *)(out->inputs + out->n_inputs);
@@ -123,10 +112,10 @@ static int put_path(uint32_t *index, fr *sib, const c1_merkle *m, char *err, siz
         const c1_node *h = c1_path_hashes(m, e);
         for (unsigned i = 0; i < c1_path_hashes_len(m, e); i++, j++)
             if (!fr_from_bytes_le(&sib[j], h[i]))
-                return fail(err, cap,
-                            "challenge %zu: %s: path element %u hash %u is not a canonical "
-                            "field element",
-                            ch, what, e, i);
+                return err_set(err, cap,
+                               "challenge %zu: %s: path element %u hash %u is not a canonical "
+                               "field element",
+                               ch, what, e, i);
     }
     return 0;
 }
@@ -150,7 +139,7 @@ int porep_c1_witness_get(porep_c1_witness *out, const c1_output *c, unsigned k, 
     if (porep_c1_shape(&out->shape, c, err, cap))
         return -1;
     if (k >= c->partitions)
-        return fail(err, cap, "partition %u: the C1 output has %u", k, c->partitions);
+        return err_set(err, cap, "partition %u: the C1 output has %u", k, c->partitions);
     const porep_shape *s = &out->shape;
     porep_witness_sizes z;
     porep_witness_sizes_get(s, &z);
@@ -163,7 +152,7 @@ int porep_c1_witness_get(porep_c1_witness *out, const c1_output *c, unsigned k, 
     const size_t nu32 = z.d_index + z.c_index + z.r_index;
     char *m = malloc(nfr * sizeof(fr) + z.challenge * sizeof(uint64_t) + nu32 * sizeof(uint32_t));
     if (!m)
-        return fail(err, cap, "out of memory");
+        return err_set(err, cap, "out of memory");
     out->mem = m;
     fr *data_leaf = (fr *)m, *d_sib = data_leaf + z.data_leaf, *rows = d_sib + z.d_sib,
        *c_sib = rows + z.rows, *r_sib = c_sib + z.c_sib;
@@ -186,11 +175,12 @@ int porep_c1_witness_get(porep_c1_witness *out, const c1_output *c, unsigned k, 
     for (size_t i = 0; i < C; i++) {
         const c1_challenge *x = c1_at(c, k, (unsigned)i);
         if (memcmp(c1_merkle_root(&x->comm_r_last), comm_r_last, 32) != 0) {
-            fail(err, cap, "challenge %zu: comm_r_last_proof root differs from challenge 0's", i);
+            err_set(err, cap, "challenge %zu: comm_r_last_proof root differs from challenge 0's",
+                    i);
             goto bad;
         }
         if (memcmp(c1_merkle_root(&x->comm_d), c->comm_d, 32) != 0) {
-            fail(err, cap, "challenge %zu: comm_d_proofs root is not the C1 output's comm_d", i);
+            err_set(err, cap, "challenge %zu: comm_d_proofs root is not the C1 output's comm_d", i);
             goto bad;
         }
         chal[i] = x->labeling[0].node;
@@ -204,14 +194,14 @@ int porep_c1_witness_get(porep_c1_witness *out, const c1_output *c, unsigned k, 
             const size_t ck = i * POREP_COLUMNS + col;
             column_name(name, sizeof name, col);
             if (memcmp(c1_merkle_root(&cc->proof), comm_c, 32) != 0) {
-                fail(err, cap, "challenge %zu: %s: tree C root differs from c_x's (comm_c)", i,
-                     name);
+                err_set(err, cap, "challenge %zu: %s: tree C root differs from c_x's (comm_c)", i,
+                        name);
                 goto bad;
             }
             for (size_t l = 0; l < L; l++)
                 if (!fr_from_bytes_le(&rows[ck * L + l], cc->rows[l])) {
-                    fail(err, cap, "challenge %zu: %s: row %zu is not a canonical field element", i,
-                         name, l);
+                    err_set(err, cap, "challenge %zu: %s: row %zu is not a canonical field element",
+                            i, name, l);
                     goto bad;
                 }
             if (put_path(c_index + ck * lr, c_sib + ck * sr, &cc->proof, err, cap, i, name))
@@ -236,18 +226,18 @@ bad:
 int porep_c1_check(const porep_c1_witness *w, const porep_public *pub, char *err, size_t cap) {
     const porep_shape *s = &w->shape;
     if (memcmp(s, &pub->shape, sizeof *s) != 0)
-        return fail(err, cap, "witness and public inputs of different shapes");
+        return err_set(err, cap, "witness and public inputs of different shapes");
     const size_t C = s->challenges;
     for (size_t i = 0; i < C; i++)
         if (w->w.challenge[i] != pub->challenge[i])
-            return fail(err, cap,
-                        "challenge %zu: the C1 proves node %llu, but the challenge derived "
-                        "from replica_id, seed and comm_r is node %llu",
-                        i, (unsigned long long)w->w.challenge[i],
-                        (unsigned long long)pub->challenge[i]);
+            return err_set(err, cap,
+                           "challenge %zu: the C1 proves node %llu, but the challenge derived "
+                           "from replica_id, seed and comm_r is node %llu",
+                           i, (unsigned long long)w->w.challenge[i],
+                           (unsigned long long)pub->challenge[i]);
     uint64_t *opened = malloc(C * POREP_COLUMNS * sizeof(uint64_t));
     if (!opened)
-        return fail(err, cap, "out of memory");
+        return err_set(err, cap, "out of memory");
     int rc = porep_witness_check(s, &w->w, opened, err, cap);
     for (size_t i = 0; rc == 0 && i < C; i++)
         for (unsigned col = 1; rc == 0 && col < POREP_COLUMNS; col++) {
@@ -258,9 +248,9 @@ int porep_c1_check(const porep_c1_witness *w, const porep_public *pub, char *err
             if (got != want) {
                 char name[64];
                 column_name(name, sizeof name, col);
-                rc = fail(err, cap,
-                          "challenge %zu: %s opens node %llu, but the graph's parent is %llu", i,
-                          name, (unsigned long long)got, (unsigned long long)want);
+                rc = err_set(err, cap,
+                             "challenge %zu: %s opens node %llu, but the graph's parent is %llu", i,
+                             name, (unsigned long long)got, (unsigned long long)want);
             }
         }
     free(opened);

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "filecoin/param_dir.h"
 #include "util/slog.h"
 #include "util/toml.h"
 
@@ -411,21 +412,22 @@ int cuzk_config_load(cuzk_config *out, const char *path, char err[CUZK_ERROR_LEN
         if (rc != 0)
             return -1;
     }
-    /* rust-fil-proofs' variable names the parameter folder for every Filecoin
-     * tool; when set it wins (include/cuzk/engine.h), loudly if it differs. */
-    const char *env = getenv("FIL_PROOFS_PARAMETER_CACHE");
-    if (env != NULL && env[0] != 0) {
-        if (strlen(env) >= sizeof out->engine.param_cache) {
-            snprintf(err, CUZK_ERROR_LEN, "FIL_PROOFS_PARAMETER_CACHE is too long");
-            return -1;
-        }
-        if (strcmp(env, out->engine.param_cache) != 0)
+    /* one rule for the parameter folder (filecoin/param_dir.h): the
+     * ecosystem's variable wins over srs.param_cache, loudly if it differs */
+    char dir[sizeof out->engine.param_cache], why[256];
+    fc_param_dir_source from;
+    if (fc_param_dir(dir, sizeof dir, NULL, out->engine.param_cache, &from, why, sizeof why)) {
+        snprintf(err, CUZK_ERROR_LEN, "%s", why);
+        return -1;
+    }
+    if (from == FC_PARAM_DIR_FROM_ENV) {
+        if (strcmp(dir, out->engine.param_cache) != 0)
             slog(SLOG_WARN, "config",
-                 "FIL_PROOFS_PARAMETER_CACHE overrides srs.param_cache env=%s config=%s", env,
+                 "FIL_PROOFS_PARAMETER_CACHE overrides srs.param_cache env=%s config=%s", dir,
                  out->engine.param_cache);
-        snprintf(out->engine.param_cache, sizeof out->engine.param_cache, "%s", env);
         out->param_cache_from_env = 1;
     }
+    snprintf(out->engine.param_cache, sizeof out->engine.param_cache, "%s", dir);
     if (out->daemon.listen[0] == 0) {
         snprintf(err, CUZK_ERROR_LEN, "%s: daemon.listen must not be empty",
                  path ? path : "(defaults)");

@@ -9,6 +9,7 @@
  * bookkeeping (no files are read) and shutdown (finish or cancel) behave as
  * engine.h specifies, so the server's mapping of each can be observed. */
 #include "cuzk/engine.h"
+#include "engine/providers.h"
 
 #include <inttypes.h>
 #include <pthread.h>
@@ -189,6 +190,14 @@ static void *worker_main(void *arg) {
     pthread_cond_broadcast(&e->cv);
     pthread_mutex_unlock(&e->mu);
     return NULL;
+}
+
+/* The double answers every kind itself: the real registration (which would
+ * pull the real engine in) has nothing to do here. */
+cuzk_status engine_register_filecoin_providers(cuzk_engine *e, char err[CUZK_ERROR_LEN]) {
+    (void)e;
+    (void)err;
+    return CUZK_OK;
 }
 
 cuzk_engine *cuzk_engine_new(const cuzk_engine_config *cfg, char err[CUZK_ERROR_LEN]) {

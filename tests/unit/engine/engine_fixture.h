@@ -20,6 +20,7 @@
 
 #include "check.h"
 #include "engine/engine_internal.h"
+#include "engine/providers.h"
 #include "engine/synthetic.h"
 #include "groth16/proof.h"
 #include "groth16/prover.h"

@@ -12,6 +12,7 @@
 
 #include "check.h"
 #include "cuzk/engine.h"
+#include "engine/providers.h"
 #include "filecoin/post_challenges.h"
 #include "filecoin/post_circuit.h"
 #include "filecoin/post_vanilla_gen.h"
@@ -221,6 +222,8 @@ int main(void) {
     char err[CUZK_ERROR_LEN];
     cuzk_engine *e = cuzk_engine_new(&c, err);
     CHECK(e != NULL);
+    if (e)
+        CHECK(engine_register_filecoin_providers(e, err) == CUZK_OK);
     if (e) {
         sector *two[2] = {&a, &b}, *one[1] = {&b};
         prove_and_check(e, window, &vk_window, two, 2);

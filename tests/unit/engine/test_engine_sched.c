@@ -12,6 +12,13 @@ static void test_unsupported_and_invalid(void) {
     cuzk_engine *e = cuzk_engine_new(&c, err);
     CHECK(e != NULL);
     static const char *names[] = {"", "porep-c2", "snap-update", "window-post", "winning-post"};
+    /* a new engine knows no Filecoin circuit; the registration adds them */
+    cuzk_request r0;
+    memset(&r0, 0, sizeof r0);
+    r0.kind = CUZK_KIND_POREP_C2;
+    CHECK(cuzk_engine_submit(e, &r0, NULL, err) == CUZK_E_UNSUPPORTED);
+    CHECK(strcmp(err, "unsupported: porep-c2 circuit not built yet") == 0);
+    CHECK(engine_register_filecoin_providers(e, err) == CUZK_OK);
     for (int k = 1; k < CUZK_KIND_COUNT; k++) {
         cuzk_request r;
         memset(&r, 0, sizeof r);
@@ -20,7 +27,7 @@ static void test_unsupported_and_invalid(void) {
         r.vanilla_proof_len = 2;
         cuzk_submit_info info;
         err[0] = 0;
-        if (k == CUZK_KIND_POREP_C2) { /* built in: "{}" is no C1 output */
+        if (k == CUZK_KIND_POREP_C2) { /* registered: "{}" is no C1 output */
             CHECK(cuzk_engine_submit(e, &r, &info, err) == CUZK_E_INVALID);
             CHECK(strstr(err, "vanilla_proof") != NULL);
             if (!strstr(err, "vanilla_proof"))
@@ -28,7 +35,7 @@ static void test_unsupported_and_invalid(void) {
             continue;
         }
         if (k == CUZK_KIND_WINDOW_POST || k == CUZK_KIND_WINNING_POST) {
-            /* built in (FallbackPoSt): a request without PoSt fields is named bad */
+            /* registered (FallbackPoSt): a request without PoSt fields is named bad */
             CHECK(cuzk_engine_submit(e, &r, &info, err) == CUZK_E_INVALID);
             CHECK(strstr(err, k == CUZK_KIND_WINDOW_POST ? "not a WindowPoSt proof"
                                                          : "randomness: missing") != NULL);

@@ -1,0 +1,136 @@
+/* Synthesize, check, prove, self-verify, retry: see prove_checked.h. */
+#include "groth16/prove_checked.h"
+
+#include <openssl/sha.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "util/err.h"
+#include "util/hex.h"
+#include "util/timing.h"
+
+static void derive(fr *out, const uint8_t *seed, size_t n, char tag, size_t k) {
+    uint8_t buf[64 + 1 + 8], h[SHA256_DIGEST_LENGTH];
+    memcpy(buf, seed, n);
+    buf[n] = (uint8_t)tag;
+    for (int i = 0; i < 8; i++)
+        buf[n + 1 + i] = (uint8_t)((uint64_t)k >> (8 * i));
+    SHA256(buf, n + 9, h);
+    fr_from_bytes_le_reduce(out, h);
+}
+
+int groth16_rs_from_seed(fr *r, fr *s, const char *seed_hex, size_t k, char *err, size_t cap) {
+    uint8_t seed[64];
+    long n = hex_decode(seed, sizeof seed, seed_hex);
+    if (n <= 0)
+        return err_set(err, cap, "an r, s seed is 1 to 64 bytes of hex, not \"%.140s\"", seed_hex);
+    derive(r, seed, (size_t)n, 'r', k);
+    derive(s, seed, (size_t)n, 's', k);
+    return 0;
+}
+
+int groth16_synthesize_checked(r1cs_partition *out, r1cs_synth_fn synth, void *arg,
+                               const fr *inputs, size_t n_inputs, char *err, size_t cap) {
+    memset(out, 0, sizeof *out);
+    r1cs_cs *cs = r1cs_cs_new(R1CS_PROVE, R1CS_VALUES, NULL);
+    if (!cs)
+        return err_set(err, cap, "out of memory");
+    int rc = 0;
+    if (r1cs_synthesize(cs, synth, arg) != R1CS_OK || r1cs_take_partition(cs, out) != 0) {
+        rc = err_set(err, cap, "synthesis failed: %s", r1cs_error_message(cs));
+    } else {
+        int same = out->num_inputs == n_inputs + 1;
+        for (size_t i = 0; same && i < n_inputs; i++)
+            same = fr_equal(&out->input[i + 1], &inputs[i]);
+        if (!same)
+            rc = err_set(err, cap,
+                         "internal: the circuit's public inputs differ from the derived ones");
+    }
+    if (rc)
+        r1cs_partition_free(out);
+    r1cs_cs_free(cs);
+    return rc;
+}
+
+static int verify_one(const groth16_pvk *pvk, const groth16_proof *proof, const r1cs_partition *p,
+                      char *why, size_t cap) {
+    groth16_error ge = {0};
+    if (groth16_verify(pvk, proof, p->input + 1, p->num_inputs - 1, &ge) == GROTH16_OK)
+        return 0;
+    return err_set(why, cap, "%s", ge.msg);
+}
+
+/* Partition k once more on the CPU backend (same r, s), verified. */
+static void retry_cpu(groth16_proof *proof, groth16_proof_check *c, const r1cs_partition *p,
+                      size_t k, const groth16_params_data *srs, const groth16_pvk *pvk,
+                      const groth16_prove_opts *o) {
+    char first[sizeof c->msg], why[256];
+    snprintf(first, sizeof first, "%s", c->msg);
+    c->retried = 1;
+    groth16_error ge = {0};
+    if (groth16_backend_cpu.prove(proof, p, 1, srs, o->r ? &o->r[k] : NULL, o->s ? &o->s[k] : NULL,
+                                  o->threads, NULL, &ge) != GROTH16_OK) {
+        snprintf(c->msg, sizeof c->msg, "%.180s; cpu prover: %.180s", first, ge.msg);
+    } else if (verify_one(pvk, proof, p, why, sizeof why)) {
+        snprintf(c->msg, sizeof c->msg,
+                 "%.180s; self-verification failed on the CPU backend too: %.180s", first, why);
+    } else {
+        c->ok = 1;
+        snprintf(c->msg, sizeof c->msg, "%.180s; proved again on the CPU backend", first);
+    }
+}
+
+size_t groth16_prove_checked(groth16_proof *proofs, groth16_proof_check *chk,
+                             const r1cs_partition *parts, size_t n, const groth16_params_data *srs,
+                             const groth16_pvk *pvk, const groth16_prove_opts *o,
+                             groth16_prove_timing *timing, double *prove_ms) {
+    memset(chk, 0, n * sizeof *chk);
+    groth16_error ge = {0};
+    double t0 = timing_now_ms();
+    groth16_status st =
+        o->backend->prove(proofs, parts, n, srs, o->r, o->s, o->threads, timing, &ge);
+    if (prove_ms)
+        *prove_ms = timing_now_ms() - t0;
+    size_t good = 0;
+    for (size_t k = 0; k < n; k++) {
+        groth16_proof_check *c = &chk[k];
+        double t1 = timing_now_ms();
+        char why[256];
+        if (st != GROTH16_OK) {
+            snprintf(c->msg, sizeof c->msg, "%s prover: %.300s", o->backend->name, ge.msg);
+        } else if (!o->self_verify) {
+            c->ok = 1;
+        } else if (verify_one(pvk, &proofs[k], &parts[k], why, sizeof why)) {
+            c->verify_failed = 1;
+            snprintf(c->msg, sizeof c->msg, "self-verification failed: %s", why);
+        } else {
+            c->ok = 1;
+        }
+        if (!c->ok)
+            retry_cpu(&proofs[k], c, &parts[k], k, srs, pvk, o);
+        c->verify_ms = timing_now_ms() - t1;
+        good += c->ok != 0;
+    }
+    return good;
+}
+
+int groth16_prove_one_checked(groth16_proof *proof, r1cs_synth_fn synth, void *arg,
+                              const fr *inputs, size_t n_inputs, const groth16_params_data *srs,
+                              const groth16_pvk *pvk, const groth16_prove_opts *o,
+                              groth16_one_stats *st, char *err, size_t cap) {
+    memset(st, 0, sizeof *st);
+    double t0 = timing_now_ms();
+    r1cs_partition part;
+    if (groth16_synthesize_checked(&part, synth, arg, inputs, n_inputs, err, cap))
+        return -1;
+    st->synth_ms = timing_now_ms() - t0;
+    st->rows = part.num_constraints;
+    size_t good =
+        groth16_prove_checked(proof, &st->chk, &part, 1, srs, pvk, o, &st->pt, &st->prove_ms);
+    st->verify_ms = st->chk.verify_ms;
+    r1cs_partition_free(&part);
+    if (!good)
+        return err_set(err, cap, "%s", st->chk.msg);
+    return 0;
+}

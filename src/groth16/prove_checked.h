@@ -1,0 +1,79 @@
+/* The one way a proof is made and handed out, by the engine's workers and by
+ * every `cuzk prove …` / `cuzk bench` command:
+ *
+ *   synthesize (proving mode) -> the circuit's public inputs must equal the
+ *   natively derived ones -> prove (any backend, r and s fresh or fixed) ->
+ *   self-verify against the vk -> a proof that fails (or a backend error) is
+ *   proved once more on the CPU backend, with the same r and s, and verified.
+ *
+ * Synthesis and proving are two calls because the engine runs them on
+ * different threads (pipeline.c); groth16_prove_one_checked chains them for
+ * callers that prove one partition at a time.  Messages go into the caller's
+ * buffers, never to stderr. */
+#ifndef CUZK_GROTH16_PROVE_CHECKED_H
+#define CUZK_GROTH16_PROVE_CHECKED_H
+
+#include <stddef.h>
+
+#include "groth16/backend.h"
+#include "groth16/verify.h"
+#include "r1cs/cs.h"
+
+/* Proving-mode synthesis of synth(cs, arg) into *out, whose public inputs
+ * (after ONE) must be inputs[0..n_inputs).  Returns 0, or -1 with a message
+ * ("synthesis failed: …", "out of memory", "internal: the circuit's public
+ * inputs differ from the derived ones") and *out empty. */
+int groth16_synthesize_checked(r1cs_partition *out, r1cs_synth_fn synth, void *arg,
+                               const fr *inputs, size_t n_inputs, char *err, size_t cap);
+
+typedef struct {
+    const groth16_backend *backend;
+    unsigned threads;
+    const fr *r, *s; /* one per partition, or NULL for fresh values */
+    int self_verify; /* 0: hand out what the backend returns unchecked */
+} groth16_prove_opts;
+
+/* What became of one partition's proof. */
+typedef struct {
+    int ok;            /* the proof may be handed out */
+    int verify_failed; /* the backend's proof failed self-verification */
+    int retried;       /* proved again on the CPU backend */
+    double verify_ms;  /* self-verification, with the retry when there was one */
+    char msg[384];     /* why not ok, or what the retry fixed */
+} groth16_proof_check;
+
+/* Proves the n partitions (sharing srs, pvk its prepared vk) in one backend
+ * call and checks each as above; each one's public inputs are its own
+ * input[1..].  chk has n entries; timing (n entries, the backend's
+ * breakdown) and prove_ms (the backend call) may be NULL.  Returns the number
+ * of good proofs. */
+size_t groth16_prove_checked(groth16_proof *proofs, groth16_proof_check *chk,
+                             const r1cs_partition *parts, size_t n, const groth16_params_data *srs,
+                             const groth16_pvk *pvk, const groth16_prove_opts *o,
+                             groth16_prove_timing *timing, double *prove_ms);
+
+/* TEST ONLY: r and s for proof number k (the partition index) derived from
+ * a hex seed: SHA-256(seed || "r"/"s" || k as 8 little-endian bytes),
+ * reduced mod r.  The CLI's --rs-seed and the engine's
+ * CUZK_TEST_ONLY_RS_SEED use it, so backends, the CLI and the daemon can be
+ * compared byte for byte.  Whoever knows the seed can strip a proof's zero
+ * knowledge; production proofs draw r, s from getrandom(2).  Returns 0, or
+ * -1 with a message if the seed is not 1..64 bytes of hex. */
+int groth16_rs_from_seed(fr *r, fr *s, const char *seed_hex, size_t k, char *err, size_t cap);
+
+typedef struct {
+    double synth_ms, prove_ms, verify_ms;
+    size_t rows;
+    groth16_prove_timing pt; /* the backend's breakdown */
+    groth16_proof_check chk;
+} groth16_one_stats;
+
+/* One partition: groth16_synthesize_checked, then groth16_prove_checked
+ * (o->r, o->s: one value each, or NULL).  Returns 0 with a good *proof, or
+ * -1 with a message in err. */
+int groth16_prove_one_checked(groth16_proof *proof, r1cs_synth_fn synth, void *arg,
+                              const fr *inputs, size_t n_inputs, const groth16_params_data *srs,
+                              const groth16_pvk *pvk, const groth16_prove_opts *o,
+                              groth16_one_stats *st, char *err, size_t cap);
+
+#endif
