@@ -1,9 +1,17 @@
-/* The CUDA prover backend: the groth16_backend interface (groth16/backend.h)
- * with the H step and every MSM (G1 and G2) on the GPU; the assembly with r
- * and s stays on the CPU and is the CPU backend's, so for the same r, s the
- * proofs are byte-identical.  A parameter set is uploaded on first use and
- * stays resident (cuda_srs_cache.cuh) until evicted or cuda_backend_release.
- * The GPU is ordinal CUZK_GPU (environment, default 0). */
+/* The CUDA prover backend: H step and every MSM (G1 and G2) on the GPU as
+ * groth16_sums_ops (groth16/backend.h); the shape check, r, s and the
+ * assembly are groth16_prove_with's, the CPU backend's too, so for the same
+ * r, s the proofs are byte-identical.
+ *
+ * A cuda_prover is the backend's state on one GPU: its context (streams,
+ * pinned pool, NTT tables, MSM scratch: cuda_gpu.h), its resident parameter
+ * sets (uploaded on first use, kept until evicted: cuda_srs_cache.cuh) and its
+ * witness buffers.  A process may hold one per GPU.  Its calls are
+ * serialized by its own lock, so any thread may call them.
+ *
+ * The groth16_backend of cuda_backend() proves on a default prover, opened on
+ * first use on GPU cuda_backend_device() (CUZK_GPU in the environment,
+ * default 0) and closed by cuda_backend_release. */
 #ifndef CUZK_CUDA_BACKEND_H
 #define CUZK_CUDA_BACKEND_H
 
@@ -11,21 +19,41 @@
 extern "C" {
 #endif
 
+#include "cuda/cuda_gpu.h"
 #include "groth16/backend.h"
+
+typedef struct cuda_prover cuda_prover;
+
+/* Opens a prover on GPU `ordinal`; *out is NULL on failure. */
+cuda_status cuda_prover_create(cuda_prover **out, int ordinal, cuda_error *err);
+/* Frees its resident parameters, buffers and context. */
+void cuda_prover_destroy(cuda_prover *p);
+int cuda_prover_ordinal(const cuda_prover *p);
+/* As groth16_backend's prove, on p's GPU. */
+groth16_status cuda_prover_prove(cuda_prover *p, groth16_proof *proofs, const r1cs_partition *parts,
+                                 size_t n, const groth16_params_data *srs, const fr *r, const fr *s,
+                                 unsigned threads, groth16_prove_timing *timing,
+                                 groth16_error *err);
+/* As groth16_backend's forget: drops p's resident copy of srs. */
+void cuda_prover_forget(cuda_prover *p, const groth16_params_data *srs);
+/* How many parameter sets are resident on p's GPU now (CUZK_GPU_SRS_SETS
+ * caps it, default 4; least recently used out first). */
+unsigned cuda_prover_resident_sets(cuda_prover *p);
+
+/* ---- the default prover --------------------------------------------------------- */
 
 /* The backend, or NULL when no usable GPU is present (the reason goes to
  * why, if given). */
 const groth16_backend *cuda_backend(void);
 const groth16_backend *cuda_backend_why(char *why, size_t whylen);
-/* Selects the GPU by ordinal before first use (default: CUZK_GPU, else 0).
- * -1 if the backend already runs on another device. */
+/* Selects the default prover's GPU by ordinal before first use (default:
+ * CUZK_GPU, else 0).  -1 if it already runs on another device. */
 int cuda_backend_set_device(int ordinal);
 /* The ordinal in use (or to be used). */
 int cuda_backend_device(void);
-/* How many parameter sets are resident on the GPU now (CUZK_GPU_SRS_SETS
- * caps it, default 4; least recently used out first). */
+/* cuda_prover_resident_sets of the default prover (0 before first use). */
 unsigned cuda_backend_resident_sets(void);
-/* Frees the resident parameters and the GPU context. */
+/* Closes the default prover (a later proof opens it again). */
 void cuda_backend_release(void);
 
 #ifdef __cplusplus

@@ -6,9 +6,8 @@
 
 #include "cuda/cuda_device.h"
 
-static void set_err(char *err, size_t errlen, const char *what, cudaError_t e) {
-    if (err && errlen)
-        snprintf(err, errlen, "%s: %s (%s)", what, cudaGetErrorString(e), cudaGetErrorName(e));
+extern "C" {
+#include "util/err.h"
 }
 
 extern "C" int cuda_device_count(char *err, size_t errlen) {
@@ -17,8 +16,8 @@ extern "C" int cuda_device_count(char *err, size_t errlen) {
     if (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver)
         return 0; // no GPU or no driver: the CPU backend serves
     if (e != cudaSuccess) {
-        set_err(err, errlen, "cudaGetDeviceCount", e);
-        return -1;
+        return err_set(err, errlen, "cudaGetDeviceCount: %s (%s)", cudaGetErrorString(e),
+                       cudaGetErrorName(e));
     }
     return n;
 }
@@ -27,8 +26,8 @@ extern "C" int cuda_device_query(int device, cuda_device_info *out, char *err, s
     cudaDeviceProp prop;
     cudaError_t e = cudaGetDeviceProperties(&prop, device);
     if (e != cudaSuccess) {
-        set_err(err, errlen, "cudaGetDeviceProperties", e);
-        return -1;
+        return err_set(err, errlen, "cudaGetDeviceProperties: %s (%s)", cudaGetErrorString(e),
+                       cudaGetErrorName(e));
     }
     memset(out, 0, sizeof *out);
     snprintf(out->name, sizeof out->name, "%s", prop.name);
@@ -48,8 +47,8 @@ extern "C" int cuda_device_memory(int device, size_t *free_bytes, size_t *total_
         e = cudaMemGetInfo(free_bytes, total_bytes);
     cudaSetDevice(prev);
     if (e != cudaSuccess) {
-        set_err(err, errlen, "cudaMemGetInfo", e);
-        return -1;
+        return err_set(err, errlen, "cudaMemGetInfo: %s (%s)", cudaGetErrorString(e),
+                       cudaGetErrorName(e));
     }
     return 0;
 }

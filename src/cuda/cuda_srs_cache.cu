@@ -10,29 +10,12 @@ extern "C" {
 
 namespace {
 
-constexpr unsigned kMaxSets = 16;
-
-// A set is known by its address and its five base arrays (address + count):
-// the engine's SRS manager frees a set only when no proof uses it, and a new
-// set at the same addresses with the same counts would be a reload of the same
-// file, but the arrays are compared too so that a reused address is not enough.
-struct entry {
-    const groth16_params_data *key;
-    const void *ptrs[5];
-    size_t counts[5];
-    cz_srs b;
-    unsigned long long last_use;
-};
-
-entry g_sets[kMaxSets];
-unsigned long long g_clock;
-
 unsigned max_sets() {
     long n = switch_get(SW_GPU_SRS_SETS); // CUZK_GPU_SRS_SETS, 1..16
-    return n < 1 ? 1 : n > (long)kMaxSets ? kMaxSets : (unsigned)n;
+    return n < 1 ? 1 : n > (long)CZ_SRS_MAX_SETS ? CZ_SRS_MAX_SETS : (unsigned)n;
 }
 
-void entry_free(entry &e) {
+void entry_free(cz_srs_entry &e) {
     cuda_bases_free(e.b.h);
     cuda_bases_free(e.b.l);
     cuda_bases_free(e.b.a);
@@ -48,11 +31,11 @@ void describe(const groth16_params_data *srs, const void *ptrs[5], size_t counts
     memcpy(counts, n, sizeof n);
 }
 
-entry *find(const groth16_params_data *srs) {
+cz_srs_entry *find(cz_srs_cache *cache, const groth16_params_data *srs) {
     const void *ptrs[5];
     size_t counts[5];
     describe(srs, ptrs, counts);
-    for (entry &e : g_sets) {
+    for (cz_srs_entry &e : cache->sets) {
         if (e.key != srs)
             continue;
         if (!memcmp(e.ptrs, ptrs, sizeof ptrs) && !memcmp(e.counts, counts, sizeof counts))
@@ -63,20 +46,21 @@ entry *find(const groth16_params_data *srs) {
 }
 
 // A free slot among the first `limit`, or the least recently used one emptied.
-entry *slot(unsigned limit) {
-    entry *lru = nullptr;
+cz_srs_entry *slot(cz_srs_cache *cache, unsigned limit) {
+    cz_srs_entry *lru = nullptr;
     for (unsigned i = 0; i < limit; i++) {
-        if (!g_sets[i].key)
-            return &g_sets[i];
-        if (!lru || g_sets[i].last_use < lru->last_use)
-            lru = &g_sets[i];
+        cz_srs_entry &e = cache->sets[i];
+        if (!e.key)
+            return &e;
+        if (!lru || e.last_use < lru->last_use)
+            lru = &e;
     }
     if (lru)
         entry_free(*lru);
     return lru;
 }
 
-cuda_status upload(cuda_ctx *c, entry *e, const groth16_params_data *srs, int need_g2,
+cuda_status upload(cuda_ctx *c, cz_srs_entry *e, const groth16_params_data *srs, int need_g2,
                    cuda_error *err) {
     cuda_status s = CUDA_OK;
     if (!e->b.h && (s = cuda_bases_upload_g1(c, &e->b.h, srs->h, srs->n_h, err)))
@@ -94,21 +78,21 @@ cuda_status upload(cuda_ctx *c, entry *e, const groth16_params_data *srs, int ne
 
 } // namespace
 
-cuda_status cz_srs_get(cuda_ctx *c, const groth16_params_data *srs, int need_g2, const cz_srs **out,
-                       cuda_error *err) {
+cuda_status cz_srs_get(cz_srs_cache *cache, cuda_ctx *c, const groth16_params_data *srs,
+                       int need_g2, const cz_srs **out, cuda_error *err) {
     unsigned limit = max_sets();
-    for (unsigned i = limit; i < kMaxSets; i++) // the limit may have shrunk
-        if (g_sets[i].key)
-            entry_free(g_sets[i]);
-    entry *e = find(srs);
+    for (unsigned i = limit; i < CZ_SRS_MAX_SETS; i++) // the limit may have shrunk
+        if (cache->sets[i].key)
+            entry_free(cache->sets[i]);
+    cz_srs_entry *e = find(cache, srs);
     if (!e) {
-        e = slot(limit);
+        e = slot(cache, limit);
         e->key = srs;
         describe(srs, e->ptrs, e->counts);
     }
-    e->last_use = ++g_clock;
+    e->last_use = ++cache->clock;
     cuda_status s = upload(c, e, srs, need_g2, err);
-    if (s == CUDA_ERR_NO_MEMORY && cz_srs_evict_others(srs) > 0)
+    if (s == CUDA_ERR_NO_MEMORY && cz_srs_evict_others(cache, srs) > 0)
         s = upload(c, e, srs, need_g2, err);
     if (s) { // partial uploads are not kept
         entry_free(*e);
@@ -118,15 +102,15 @@ cuda_status cz_srs_get(cuda_ctx *c, const groth16_params_data *srs, int need_g2,
     return CUDA_OK;
 }
 
-void cz_srs_forget(const groth16_params_data *srs) {
-    for (entry &e : g_sets)
+void cz_srs_forget(cz_srs_cache *cache, const groth16_params_data *srs) {
+    for (cz_srs_entry &e : cache->sets)
         if (e.key == srs)
             entry_free(e);
 }
 
-unsigned cz_srs_evict_others(const groth16_params_data *keep) {
+unsigned cz_srs_evict_others(cz_srs_cache *cache, const groth16_params_data *keep) {
     unsigned n = 0;
-    for (entry &e : g_sets)
+    for (cz_srs_entry &e : cache->sets)
         if (e.key && e.key != keep) {
             entry_free(e);
             n++;
@@ -134,9 +118,9 @@ unsigned cz_srs_evict_others(const groth16_params_data *keep) {
     return n;
 }
 
-unsigned cz_srs_count(void) {
+unsigned cz_srs_count(const cz_srs_cache *cache) {
     unsigned n = 0;
-    for (const entry &e : g_sets)
+    for (const cz_srs_entry &e : cache->sets)
         n += e.key != nullptr;
     return n;
 }

@@ -1,11 +1,75 @@
-/* The prover backend interface (DESIGN.md section 2):
+/* The prover backend interface (DESIGN.md section 2), at two levels.
+ *
+ * groth16_backend is what the engine and the CLI hold:
  *   prove(batch of synthesized partitions, parameter set, r[], s[]) -> proofs.
- * The CPU backend implements it today; the CUDA backend will plug in beside
- * it.  For the same r, s every backend must return byte-identical proofs. */
+ * Every backend implements it over groth16_prove_with (prover.c), which owns
+ * what is the same everywhere: r and s, the shape check, and the assembly of
+ * A, B, C (prover.h's formulas).  Below it a backend supplies only
+ * groth16_sums_ops: the H step and the MSM sums of one proof.  The assembly
+ * sees the sums as points, not how they were added up, so for the same r, s
+ * every backend gives the same bytes. */
 #ifndef CUZK_GROTH16_BACKEND_H
 #define CUZK_GROTH16_BACKEND_H
 
 #include "groth16/prover.h"
+
+/* One proof's shape, from groth16_shape_check: H's domain m = 2^log_m >= rows,
+ * n_in inputs, n_aux aux variables, and b_inputs = the inputs in B's density,
+ * where the aux part of b_g1 / b_g2 starts. */
+typedef struct {
+    unsigned log_m;
+    size_t m, n_in, n_aux, b_inputs;
+} groth16_shape;
+
+/* The MSM sums of one proof, prover.h's L, A', B1, B2 and H (the last over
+ * H's first m - 1 coefficients, h_poly.h). */
+typedef struct {
+    g1_jac l, a, b1, h;
+    g2_jac b2;
+} groth16_sums;
+
+/* What a backend computes.  sums: H and the five sums of partition p, whose
+ * shape groth16_shape_check has accepted against srs; fills t's phase times
+ * (h_ms, scalars_ms, msm_*_ms and the device times) and leaves total_ms and
+ * assemble_ms to the caller.  Returns GROTH16_OK or an error with a message.
+ * note (may be NULL): printed after a proof's CUZK_TIMING line.  max_log_m:
+ * the largest H domain the backend handles. */
+typedef struct {
+    const char *name;
+    unsigned max_log_m;
+    groth16_status (*sums)(void *self, groth16_sums *out, const r1cs_partition *p,
+                           const groth16_params_data *srs, const groth16_shape *shape,
+                           unsigned threads, groth16_prove_timing *t, groth16_error *err);
+    void (*note)(void *self, const groth16_prove_timing *t, size_t index);
+} groth16_sums_ops;
+
+/* The prover over a backend's sums: n partitions sharing srs, r and s as in
+ * groth16_prove_cpu (NULL: fresh from getrandom(2)), timing (n entries) may
+ * be NULL; self goes to ops' calls.  Stops at the first error. */
+groth16_status groth16_prove_with(const groth16_sums_ops *ops, void *self, groth16_proof *proofs,
+                                  const r1cs_partition *parts, size_t n,
+                                  const groth16_params_data *srs, const fr *r, const fr *s,
+                                  unsigned threads, groth16_prove_timing *timing,
+                                  groth16_error *err);
+
+/* The checks before any work: delta not the identity, rows within
+ * max_log_m's domain, and srs's section counts matching p's counts and
+ * densities (a mismatch names the section).  Fills *shape. */
+groth16_status groth16_shape_check(groth16_shape *shape, const r1cs_partition *p,
+                                   const groth16_params_data *srs, unsigned max_log_m,
+                                   groth16_error *err);
+
+/* A, B, C from the sums with randomness r, s (prover.h's formulas). */
+void groth16_assemble(groth16_proof *proof, const groth16_sums *sums, const groth16_vk *vk,
+                      const fr *r, const fr *s);
+
+/* The CPU's sums (prover_cpu.c); self is unused. */
+extern const groth16_sums_ops groth16_sums_cpu;
+
+/* B_G2's sum alone on the CPU, for a backend that leaves G2 to the CPU. */
+groth16_status groth16_sum_b2_cpu(g2_jac *out, const r1cs_partition *p,
+                                  const groth16_params_data *srs, const groth16_shape *shape,
+                                  unsigned threads, groth16_error *err);
 
 typedef struct {
     const char *name;

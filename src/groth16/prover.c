@@ -1,50 +1,33 @@
-/* CPU backend of the Groth16 prover (see prover.h). */
+/* The backend-neutral prover (backend.h): r and s, the shape check and the
+ * assembly, once for every backend; the backend's sums in between. */
 #include "groth16/prover.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "groth16/backend.h"
 #include "groth16/random.h"
-#include "util/parallel.h"
 #include "util/timing.h"
 
-/* Canonical little-endian bytes of n Montgomery elements, for the MSMs. */
-typedef struct {
-    uint8_t *out;
-    const fr *in;
-    size_t n;
-} canon_job;
-
-#define CANON_CHUNK 65536
-
-static void canon_task(void *ctx, size_t task, unsigned worker) {
-    canon_job *j = ctx;
-    (void)worker;
-    size_t end = (task + 1) * CANON_CHUNK < j->n ? (task + 1) * CANON_CHUNK : j->n;
-    for (size_t i = task * CANON_CHUNK; i < end; i++)
-        fr_to_bytes_le(j->out + FR_BYTES * i, &j->in[i]);
-}
-
-static uint8_t *canonical(const fr *in, size_t n, unsigned threads) {
-    uint8_t *out = malloc(FR_BYTES * (n ? n : 1));
-    if (out) {
-        canon_job j = {out, in, n};
-        par_run(threads, (n + CANON_CHUNK - 1) / CANON_CHUNK, canon_task, &j);
-    }
-    return out;
-}
-
-static groth16_status check_shape(const r1cs_partition *p, const groth16_params_data *srs, size_t m,
-                                  size_t *b_inputs, groth16_error *err) {
-    size_t n_in = p->num_inputs, n_aux = p->num_aux;
+groth16_status groth16_shape_check(groth16_shape *shape, const r1cs_partition *p,
+                                   const groth16_params_data *srs, unsigned max_log_m,
+                                   groth16_error *err) {
+    const groth16_vk *vk = srs->vk;
+    if (g1_affine_is_infinity(&vk->delta_g1) || g2_affine_is_infinity(&vk->delta_g2))
+        return groth16_fail(err, GROTH16_ERR_INFINITY, "prove: delta is the identity");
+    int k = h_poly_log_domain(p->num_constraints);
+    if (k < 0 || (unsigned)k > max_log_m)
+        return groth16_fail(err, GROTH16_ERR_ARG, "prove: %zu rows exceed the largest domain",
+                            p->num_constraints);
+    size_t m = (size_t)1 << k, n_in = p->num_inputs, n_aux = p->num_aux;
     size_t a_aux = r1cs_bitmap_popcount(p->a_aux_density, n_aux);
     size_t b_in = r1cs_bitmap_popcount(p->b_input_density, n_in);
     size_t b_aux = r1cs_bitmap_popcount(p->b_aux_density, n_aux);
     const char *what = NULL;
     size_t want = 0, have = 0;
-    if (srs->vk->n_ic != n_in)
-        what = "vk ic (inputs)", want = n_in, have = srs->vk->n_ic;
+    if (vk->n_ic != n_in)
+        what = "vk ic (inputs)", want = n_in, have = vk->n_ic;
     else if (srs->n_l != n_aux)
         what = "l (aux variables)", want = n_aux, have = srs->n_l;
     else if (srs->n_a != n_in + a_aux)
@@ -58,93 +41,16 @@ static groth16_status check_shape(const r1cs_partition *p, const groth16_params_
                             "prove: parameters do not match the circuit: %s has %zu points, the "
                             "circuit needs %zu",
                             what, have, want);
-    *b_inputs = b_in;
+    shape->log_m = (unsigned)k;
+    shape->m = m;
+    shape->n_in = n_in;
+    shape->n_aux = n_aux;
+    shape->b_inputs = b_in;
     return GROTH16_OK;
 }
 
-static void g1_add_msm(g1_jac *acc, const g1_jac *x) { g1_jac_add_vartime(acc, acc, x); }
-
-static groth16_status prove_one(groth16_proof *proof, const r1cs_partition *p,
-                                const groth16_params_data *srs, const fr *r, const fr *s,
-                                unsigned threads, groth16_prove_timing *t, groth16_error *err) {
-    double t0 = timing_now_ms();
-    memset(t, 0, sizeof *t);
-    const groth16_vk *vk = srs->vk;
-    if (g1_affine_is_infinity(&vk->delta_g1) || g2_affine_is_infinity(&vk->delta_g2))
-        return groth16_fail(err, GROTH16_ERR_INFINITY, "prove: delta is the identity");
-    int k = h_poly_log_domain(p->num_constraints);
-    if (k < 0)
-        return groth16_fail(err, GROTH16_ERR_ARG, "prove: %zu rows exceed the largest domain",
-                            p->num_constraints);
-    size_t m = (size_t)1 << k, b_inputs = 0, n_in = p->num_inputs, n_aux = p->num_aux;
-    groth16_status st = check_shape(p, srs, m, &b_inputs, err);
-    if (st != GROTH16_OK)
-        return st;
-
-    fr *ha = malloc(m * sizeof *ha), *hb = malloc(m * sizeof *hb), *hc = malloc(m * sizeof *hc);
-    uint8_t *in_b = NULL, *aux_b = NULL, *h_b = NULL;
-    ntt_domain dom = {0};
-    if (!ha || !hb || !hc) {
-        st = groth16_fail(err, GROTH16_ERR_NO_MEMORY, "prove: out of memory for H (m = %zu)", m);
-        goto done;
-    }
-    memcpy(ha, p->a, p->num_constraints * sizeof *ha);
-    memcpy(hb, p->b, p->num_constraints * sizeof *hb);
-    memcpy(hc, p->c, p->num_constraints * sizeof *hc);
-    if (k > 0 &&
-        (ntt_domain_init(&dom, (unsigned)k, threads) != NTT_OK ||
-         h_poly_compute(ha, hb, hc, p->num_constraints, &dom, threads, &t->h_steps) != NTT_OK)) {
-        st = groth16_fail(err, GROTH16_ERR_NO_MEMORY, "prove: NTT of size %zu failed", m);
-        goto done;
-    }
-    double t1 = timing_now_ms();
-    t->h_ms = t1 - t0;
-    in_b = canonical(p->input, n_in, threads);
-    aux_b = canonical(p->aux, n_aux, threads);
-    h_b = canonical(ha, m - 1, threads);
-    if (!in_b || !aux_b || !h_b) {
-        st = groth16_fail(err, GROTH16_ERR_NO_MEMORY, "prove: out of memory for scalars");
-        goto done;
-    }
-    double t2 = timing_now_ms();
-    t->scalars_ms = t2 - t1;
-
-    msm_config cfg = msm_config_default(threads);
-    g1_jac l, a_part, b1, h, x;
-    g2_jac b2, y;
-    int bad = 0;
-    bad |= msm_g1(&l, srs->l, aux_b, n_aux, &cfg, NULL, NULL) != MSM_OK;
-    double t3 = timing_now_ms();
-    bad |= msm_g1(&a_part, srs->a, in_b, n_in, &cfg, NULL, NULL) != MSM_OK;
-    bad |= msm_g1_masked(&x, srs->a + n_in, aux_b, p->a_aux_density, n_aux, &cfg, NULL, NULL) !=
-           MSM_OK;
-    g1_add_msm(&a_part, &x);
-    double t4 = timing_now_ms();
-    bad |=
-        msm_g1_masked(&b1, srs->b_g1, in_b, p->b_input_density, n_in, &cfg, NULL, NULL) != MSM_OK;
-    bad |= msm_g1_masked(&x, srs->b_g1 + b_inputs, aux_b, p->b_aux_density, n_aux, &cfg, NULL,
-                         NULL) != MSM_OK;
-    g1_add_msm(&b1, &x);
-    double t5 = timing_now_ms();
-    bad |=
-        msm_g2_masked(&b2, srs->b_g2, in_b, p->b_input_density, n_in, &cfg, NULL, NULL) != MSM_OK;
-    bad |= msm_g2_masked(&y, srs->b_g2 + b_inputs, aux_b, p->b_aux_density, n_aux, &cfg, NULL,
-                         NULL) != MSM_OK;
-    g2_jac_add_vartime(&b2, &b2, &y);
-    double t6 = timing_now_ms();
-    bad |= msm_g1(&h, srs->h, h_b, m - 1, &cfg, NULL, NULL) != MSM_OK;
-    double t7 = timing_now_ms();
-    if (bad) {
-        st = groth16_fail(err, GROTH16_ERR_NO_MEMORY, "prove: an MSM ran out of memory");
-        goto done;
-    }
-    t->msm_l_ms = t3 - t2;
-    t->msm_a_ms = t4 - t3;
-    t->msm_b1_ms = t5 - t4;
-    t->msm_b2_ms = t6 - t5;
-    t->msm_h_ms = t7 - t6;
-
-    /* assembly */
+void groth16_assemble(groth16_proof *proof, const groth16_sums *sums, const groth16_vk *vk,
+                      const fr *r, const fr *s) {
     g1_jac alpha1, beta1, delta1, pa, pc, tmp;
     g2_jac beta2, delta2, pb, tmp2;
     g1_jac_from_affine(&alpha1, &vk->alpha_g1);
@@ -156,18 +62,18 @@ static groth16_status prove_one(groth16_proof *proof, const r1cs_partition *p,
     fr_mul(&rs, r, s);
     /* A = alpha1 + A' + r delta1 */
     g1_jac_mul_vartime(&tmp, &delta1, r);
-    g1_jac_add_vartime(&pa, &alpha1, &a_part);
+    g1_jac_add_vartime(&pa, &alpha1, &sums->a);
     g1_jac_add_vartime(&pa, &pa, &tmp);
     /* B = beta2 + B2 + s delta2 */
     g2_jac_mul_vartime(&tmp2, &delta2, s);
-    g2_jac_add_vartime(&pb, &beta2, &b2);
+    g2_jac_add_vartime(&pb, &beta2, &sums->b2);
     g2_jac_add_vartime(&pb, &pb, &tmp2);
     /* C = s A' + r B1 + r s delta1 + s alpha1 + r beta1 + H + L */
-    g1_jac_add_vartime(&pc, &h, &l);
-    g1_jac_add_vartime(&tmp, &a_part, &alpha1);
+    g1_jac_add_vartime(&pc, &sums->h, &sums->l);
+    g1_jac_add_vartime(&tmp, &sums->a, &alpha1);
     g1_jac_mul_vartime(&tmp, &tmp, s);
     g1_jac_add_vartime(&pc, &pc, &tmp);
-    g1_jac_add_vartime(&tmp, &b1, &beta1);
+    g1_jac_add_vartime(&tmp, &sums->b1, &beta1);
     g1_jac_mul_vartime(&tmp, &tmp, r);
     g1_jac_add_vartime(&pc, &pc, &tmp);
     g1_jac_mul_vartime(&tmp, &delta1, &rs);
@@ -175,23 +81,33 @@ static groth16_status prove_one(groth16_proof *proof, const r1cs_partition *p,
     g1_jac_to_affine(&proof->a, &pa);
     g2_jac_to_affine(&proof->b, &pb);
     g1_jac_to_affine(&proof->c, &pc);
-    t->assemble_ms = timing_now_ms() - t7;
-done:
+}
+
+static groth16_status prove_one(const groth16_sums_ops *ops, void *self, groth16_proof *proof,
+                                const r1cs_partition *p, const groth16_params_data *srs,
+                                const fr *r, const fr *s, unsigned threads, groth16_prove_timing *t,
+                                groth16_error *err) {
+    double t0 = timing_now_ms();
+    memset(t, 0, sizeof *t);
+    groth16_shape shape;
+    groth16_sums sums;
+    groth16_status st = groth16_shape_check(&shape, p, srs, ops->max_log_m, err);
+    if (st == GROTH16_OK)
+        st = ops->sums(self, &sums, p, srs, &shape, threads, t, err);
+    if (st == GROTH16_OK) {
+        double t1 = timing_now_ms();
+        groth16_assemble(proof, &sums, srs->vk, r, s);
+        t->assemble_ms = timing_now_ms() - t1;
+    }
     t->total_ms = timing_now_ms() - t0;
-    ntt_domain_destroy(&dom);
-    free(ha);
-    free(hb);
-    free(hc);
-    free(in_b);
-    free(aux_b);
-    free(h_b);
     return st;
 }
 
-groth16_status groth16_prove_cpu(groth16_proof *proofs, const r1cs_partition *parts, size_t n,
-                                 const groth16_params_data *srs, const fr *r, const fr *s,
-                                 unsigned threads, groth16_prove_timing *timing,
-                                 groth16_error *err) {
+groth16_status groth16_prove_with(const groth16_sums_ops *ops, void *self, groth16_proof *proofs,
+                                  const r1cs_partition *parts, size_t n,
+                                  const groth16_params_data *srs, const fr *r, const fr *s,
+                                  unsigned threads, groth16_prove_timing *timing,
+                                  groth16_error *err) {
     const char *env = getenv("CUZK_TIMING");
     int print = env && env[0] == '1';
     for (size_t i = 0; i < n; i++) {
@@ -203,15 +119,27 @@ groth16_status groth16_prove_cpu(groth16_proof *proofs, const r1cs_partition *pa
             return groth16_fail(err, GROTH16_ERR_IO, "prove: getrandom failed");
         }
         groth16_prove_timing t;
-        groth16_status st = prove_one(&proofs[i], &parts[i], srs, &ri, &si, threads, &t, err);
+        groth16_status st =
+            prove_one(ops, self, &proofs[i], &parts[i], srs, &ri, &si, threads, &t, err);
         if (st != GROTH16_OK)
             return st;
         if (timing)
             timing[i] = t;
-        if (print)
+        if (print) {
             groth16_prove_timing_print(&t, i);
+            if (ops->note)
+                ops->note(self, &t, i);
+        }
     }
     return GROTH16_OK;
+}
+
+groth16_status groth16_prove_cpu(groth16_proof *proofs, const r1cs_partition *parts, size_t n,
+                                 const groth16_params_data *srs, const fr *r, const fr *s,
+                                 unsigned threads, groth16_prove_timing *timing,
+                                 groth16_error *err) {
+    return groth16_prove_with(&groth16_sums_cpu, NULL, proofs, parts, n, srs, r, s, threads, timing,
+                              err);
 }
 
 void groth16_prove_timing_add(groth16_prove_timing *a, const groth16_prove_timing *b) {

@@ -1,13 +1,14 @@
-/* The Groth16 prover, CPU backend, in bellperson's algorithm
- * (filecoin-facts.md s.7): H from the partition's a/b/c evaluations
- * (h_poly.h), then the MSMs
+/* The Groth16 prover in bellperson's algorithm (filecoin-facts.md s.7): H from
+ * the partition's a/b/c evaluations (h_poly.h), the MSMs
  *   L  = sum aux_i l_i                      H = sum h_i h_i
  *   A' = sum in_i a_i + sum_(a density) aux_i a_(n_in + k)
  *   B1 / B2 = b_g1 / b_g2 over inputs and aux selected by the B densities
  * and the assembly, with randomness r, s:
  *   A = alpha1 + A' + r delta1        B = beta2 + B2 + s delta2
  *   C = s A' + r B1 + r s delta1 + s alpha1 + r beta1 + H + L.
- * For the same (r, s) every backend must return the same bytes. */
+ * The assembly is backend-neutral (backend.h: groth16_prove_with); a backend
+ * computes H and the sums.  For the same (r, s) every backend must return the
+ * same bytes.  This header: the CPU backend's entry point and the timing. */
 #ifndef CUZK_GROTH16_PROVER_H
 #define CUZK_GROTH16_PROVER_H
 

@@ -1,7 +1,8 @@
 /* GPU against CPU: field products, NTTs (every kind and order), the H step,
  * G1/G2 MSMs (random, bit-heavy, edge scalars, density bitmaps, equal bases)
  * and whole proofs (byte-identical to the CPU backend for the same r, s, and
- * verified).  Exits 77 (ctest: skipped) when no GPU is present.
+ * verified), by the default prover and by one of its own on GPU 0.  Exits 77
+ * (ctest: skipped) when no GPU is present.
  *   cuzk_gpu_check [max log MSM size] [max log NTT size] [noprove]   (defaults 14, 14) */
 #include <stdio.h>
 #include <stdlib.h>
@@ -590,6 +591,66 @@ static void check_resident_sets(void) {
     }
 }
 
+/* A prover of its own on GPU 0 beside the default one (what a process with a
+ * prover per GPU will do): proofs byte-identical to the CPU's, resident sets
+ * of its own; a parameter set that does not fit the circuit is refused with
+ * the CPU backend's message (one shape check) before anything goes up. */
+static void check_own_prover(void) {
+    toy_circuit tc;
+    char why[256];
+    r1cs_matrices mx;
+    r1cs_partition part;
+    groth16_toxic tox;
+    groth16_setup_result s;
+    groth16_error err = {0}, gerr = {0};
+    CHECK(toy_circuit_parse(&tc, "random:2000:21", why, sizeof why) == 0);
+    CHECK(synth(&mx, R1CS_RECORD, &tc) == R1CS_OK);
+    CHECK(synth(&part, R1CS_PROVE, &tc) == R1CS_OK);
+    CHECK(groth16_toxic_random(&tox, &err) == GROTH16_OK);
+    CHECK(groth16_setup(&s, &mx, &tox, g_threads, &err) == GROTH16_OK);
+    groth16_params_data d = groth16_setup_data(&s);
+    fr r = rand_fr(), sv = rand_fr();
+    groth16_proof pc, pg;
+    uint8_t bc[GROTH16_PROOF_BYTES], bg[GROTH16_PROOF_BYTES];
+    CHECK(groth16_backend_cpu.prove(&pc, &part, 1, &d, &r, &sv, g_threads, NULL, &err) ==
+          GROTH16_OK);
+    groth16_proof_write(bc, &pc);
+    cuda_prover *pr = NULL;
+    cuda_error e;
+    CHECK(cuda_prover_create(&pr, 99, &e) == CUDA_ERR_NO_DEVICE && pr == NULL);
+    CHECK(cuda_prover_create(&pr, 0, &e) == CUDA_OK && pr != NULL);
+    if (!pr) {
+        fprintf(stderr, "cuda_prover_create: %s\n", e.msg);
+        return;
+    }
+    unsigned before = cuda_backend_resident_sets();
+    groth16_status st = cuda_prover_prove(pr, &pg, &part, 1, &d, &r, &sv, g_threads, NULL, &gerr);
+    if (st)
+        fprintf(stderr, "cuda_prover_prove: %s\n", gerr.msg);
+    groth16_proof_write(bg, &pg);
+    int same = st == GROTH16_OK && memcmp(bc, bg, sizeof bc) == 0;
+    CHECK(same);
+    unsigned own = cuda_prover_resident_sets(pr);
+    CHECK(own == 1 && cuda_backend_resident_sets() == before);
+    cuda_prover_forget(pr, &d);
+    CHECK(cuda_prover_resident_sets(pr) == 0);
+    groth16_params_data bad = d;
+    bad.n_h--;
+    groth16_status sc = groth16_backend_cpu.prove(&pc, &part, 1, &bad, &r, &sv, 1, NULL, &err);
+    st = cuda_prover_prove(pr, &pg, &part, 1, &bad, &r, &sv, 1, NULL, &gerr);
+    int refused = sc == GROTH16_ERR_ARG && st == sc && strcmp(err.msg, gerr.msg) == 0 &&
+                  cuda_prover_resident_sets(pr) == 0;
+    CHECK(refused);
+    printf("gpu own prover on GPU %d: proof %s the CPU's, %u set resident (default prover: %u); "
+           "wrong parameters %s (%s)\n",
+           cuda_prover_ordinal(pr), same ? "byte-identical to" : "DIFFERENT from", own, before,
+           refused ? "refused as by the CPU" : "NOT REFUSED ALIKE", gerr.msg);
+    cuda_prover_destroy(pr);
+    r1cs_partition_free(&part);
+    groth16_setup_free(&s);
+    r1cs_matrices_free(&mx);
+}
+
 int main(int argc, char **argv) {
     char msg[256] = "";
     int ndev = cuda_device_count(msg, sizeof msg);
@@ -625,6 +686,7 @@ int main(int argc, char **argv) {
         check_prove("random:1000:3");
         check_prove("random:70000:5");
         check_resident_sets();
+        check_own_prover();
     }
     cuda_ctx_destroy(c);
     cuda_backend_release();
