@@ -15,6 +15,7 @@
 #include "filecoin/porep_partition.h"
 #include "groth16/prover.h"
 #include "groth16/verify.h"
+#include "util/file_write.h"
 #include "util/hex.h"
 #include "util/parallel.h"
 #include "util/timing.h"
@@ -264,17 +265,11 @@ int cmd_prove_porep(int argc, char **argv) {
         uint8_t *bytes = malloc((size_t)P * GROTH16_PROOF_BYTES);
         for (unsigned i = 0; bytes && i < P; i++)
             groth16_proof_write(bytes + (size_t)i * GROTH16_PROOF_BYTES, &proofs[i]);
-        char tmp[4200];
-        snprintf(tmp, sizeof tmp, "%s.tmp%ld", a.out, (long)getpid());
-        FILE *o = bytes ? fopen(tmp, "wb") : NULL;
         size_t n = (size_t)P * GROTH16_PROOF_BYTES;
-        int ok = o && fwrite(bytes, 1, n, o) == n;
-        if (o)
-            ok &= fclose(o) == 0;
-        ok = ok && rename(tmp, a.out) == 0;
+        char werr[512];
+        int ok = bytes && file_write_atomic(a.out, bytes, n, werr, sizeof werr) == 0;
         if (!ok) {
-            unlink(tmp);
-            fprintf(stderr, "cuzk prove porep: cannot write %s\n", a.out);
+            fprintf(stderr, "cuzk prove porep: %s\n", bytes ? werr : "out of memory");
         } else {
             t.write = timing_now_ms() - tw;
             t.total = timing_now_ms() - t0;

@@ -15,6 +15,7 @@
 #include "filecoin/post_partition.h"
 #include "groth16/prover.h"
 #include "groth16/verify.h"
+#include "util/file_write.h"
 #include "util/file_read.h"
 #include "util/hex.h"
 #include "util/parallel.h"
@@ -393,19 +394,6 @@ static int prove_partition(groth16_proof *proof, const post_cli *a, size_t i,
     return 0;
 }
 
-static int write_atomic(const char *path, const uint8_t *b, size_t n) {
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
-    FILE *o = fopen(tmp, "wb");
-    int ok = o && fwrite(b, 1, n, o) == n;
-    if (o)
-        ok &= fclose(o) == 0;
-    ok = ok && rename(tmp, path) == 0;
-    if (!ok)
-        unlink(tmp);
-    return ok ? 0 : -1;
-}
-
 int cmd_prove_post(int argc, char **argv) {
     const char *usage =
         "cuzk prove post (--kind winning|window | --registered-proof ID) --vanilla F "
@@ -474,8 +462,9 @@ int cmd_prove_post(int argc, char **argv) {
         goto done;
     for (size_t i = 0; i < P; i++)
         groth16_proof_write(bytes + i * GROTH16_PROOF_BYTES, &proofs[i]);
-    if (write_atomic(a.out, bytes, P * GROTH16_PROOF_BYTES)) {
-        fprintf(stderr, "cuzk prove post: cannot write %s\n", a.out);
+    char werr[512];
+    if (file_write_atomic(a.out, bytes, P * GROTH16_PROOF_BYTES, werr, sizeof werr)) {
+        fprintf(stderr, "cuzk prove post: %s\n", werr);
         goto done;
     }
     printf("prove post: %s: %zu proof%s (%zu bytes) verified and written to %s in %.1f s\n",

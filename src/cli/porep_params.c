@@ -14,6 +14,7 @@
 #include "filecoin/param_dir.h"
 #include "filecoin/post_circuit.h"
 #include "groth16/setup.h"
+#include "util/file_write.h"
 #include "util/err.h"
 #include "util/parallel.h"
 #include "util/timing.h"
@@ -198,28 +199,27 @@ static int write_meta(const char *path, const char *circuit, const char *identif
 
 static int write_files(const groth16_setup_result *s, const char *params, const char *vk, char *err,
                        size_t cap) {
-    char tp[4200], tv[4200];
-    snprintf(tp, sizeof tp, "%s.tmp%ld", params, (long)getpid());
-    snprintf(tv, sizeof tv, "%s.tmp%ld", vk, (long)getpid());
     groth16_error ge = {0};
     groth16_params_data d = groth16_setup_data(s);
-    FILE *pf = fopen(tp, "wb"), *vf = fopen(tv, "wb");
-    int rc = !pf || !vf ? err_set(err, cap, "cannot create %s: %s", !pf ? tp : tv, strerror(errno))
-             : groth16_params_write(pf, &d, &ge) || groth16_vk_write_file(vf, &s->vk, &ge)
-                 ? err_set(err, cap, "%s", ge.msg)
-                 : 0;
-    if (pf && fclose(pf) != 0 && !rc)
-        rc = err_set(err, cap, "writing %s: %s", tp, strerror(errno));
-    if (vf && fclose(vf) != 0 && !rc)
-        rc = err_set(err, cap, "writing %s: %s", tv, strerror(errno));
-    /* rename last, so an interrupted setup never leaves a file under the real name */
-    if (!rc && (rename(tv, vk) != 0 || rename(tp, params) != 0))
-        rc = err_set(err, cap, "cannot rename into %s: %s", params, strerror(errno));
-    if (rc) {
-        unlink(tp);
-        unlink(tv);
+    file_atomic pa, va;
+    if (file_atomic_open(&pa, params, err, cap))
+        return -1;
+    if (file_atomic_open(&va, vk, err, cap)) {
+        file_atomic_abort(&pa);
+        return -1;
     }
-    return rc;
+    if (groth16_params_write(pa.f, &d, &ge) || groth16_vk_write_file(va.f, &s->vk, &ge)) {
+        file_atomic_abort(&pa);
+        file_atomic_abort(&va);
+        return err_set(err, cap, "%s", ge.msg);
+    }
+    /* the vk first, then the params: an interrupted setup never leaves a
+     * params file without its vk under the real names */
+    if (file_atomic_commit(&va, err, cap)) {
+        file_atomic_abort(&pa);
+        return -1;
+    }
+    return file_atomic_commit(&pa, err, cap);
 }
 
 static const fc_sector_shape *parse_porep_name(const char *name) {

@@ -39,7 +39,8 @@ struct cuda_ctx {
     cudaEvent_t stage_done[CZ_STAGES];
     unsigned stage_next;
     // Host threads that fill the pool (cuda_ctx_set_copy_threads; 0 or 1: the
-    // calling thread): a single memcpy ran at 7-10 GB/s against the DMA's 55.
+    // calling thread): one thread's memcpy cannot keep up with the DMA
+    // (PERFORMANCE.md).
     unsigned copy_threads;
     cudaEvent_t fence, up[CZ_UPLOAD_EVENTS]; // upload k done (on the copy stream)
     // host ranges pinned in place (cudaHostRegister) until cz_upload_release

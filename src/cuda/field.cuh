@@ -309,7 +309,7 @@ template <class B> CZ_HD void f_neg(fp2_t<B> &r, const fp2_t<B> &a) {
 }
 template <class B> CZ_HD void f_dbl(fp2_t<B> &r, const fp2_t<B> &a) { f_add(r, a, a); }
 // Karatsuba: 3 Fp multiplies.  (A lazily reduced form, three double-width
-// products and two reductions, was 55 % slower in the G2 kernels: 6cbf986.)
+// products and two reductions, was slower in the G2 kernels: 6cbf986.)
 template <class B> CZ_HD void f_mul(fp2_t<B> &r, const fp2_t<B> &a, const fp2_t<B> &b) {
     B t0, t1, s0, s1;
     f_mul(t0, a.c0, b.c0);

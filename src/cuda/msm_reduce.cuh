@@ -83,8 +83,8 @@ struct red_plan {
 // out = sum_w 2^(c w) W_w + w[windows per] (the ones), on the CPU, in
 // Jacobian.  W_w from window w's entries w[w per ...]: the sum of its groups;
 // with levels, W = S_0 + 2^s_0 (S_1 + 2^s_1 (S_2 + ...)), S_l the sum of
-// level l's groups (a few dozen doublings a window: ~0.1 ms here against
-// ~30 us per dependent G2 addition on one GPU thread).
+// level l's groups (a few dozen doublings a window: cheap here, slow as a
+// chain of dependent additions on one GPU thread).
 template <class X, class J>
 static void combine_t(X *out, const X *w, unsigned windows, const red_plan &p, unsigned c,
                       void (*to_jac)(J *, const X *), void (*from_jac)(X *, const J *),
@@ -150,7 +150,7 @@ static inline void tree_shape(size_t pw, size_t xs, unsigned *p2, unsigned *grou
 
 // gpu_msm_red_levels = 1: the levels from 2^18 buckets on; below, their
 // chain of short dependent kernels cost more than k_red2's double-and-add
-// (porep-2k's small MSMs ran 1-2 ms slower).  2: always (the tests), 0: never.
+// (porep-2k's small MSMs ran slower: PERFORMANCE.md).  2: always (the tests), 0: never.
 #define RED_LEVELS_MIN_LOG 18
 
 // part: log2 of the buckets a thread sums at level 1 (gpu_msm_red_part), 0
@@ -163,8 +163,7 @@ static inline red_plan plan_reduction(unsigned nb_log, unsigned windows, size_t 
     // level 1 runs 2^s_log buckets per thread: enough threads (~2^16) to fill
     // the GPU, at most 128 buckets each; G2 (two blocks an SM at 255
     // registers) twice the buckets a thread, at most 64: measured best at
-    // 2^20, 2^22 and 2^24 (gpu_msm_red_part: 4, 6, 6 where this gave 3, 5, 7;
-    // G2 2^24's reduction 38.3 -> 32.0 ms).  Later levels parts of 4 (each
+    // 2^20, 2^22 and 2^24 (gpu_msm_red_part, PERFORMANCE.md).  Later levels parts of 4 (each
     // level is a few dependent additions: the latency, not the work, counts)
     int sl = (int)nb_log + (int)ceil_log2(windows) - 16, cap = 7;
     if (xs > 200) {

@@ -37,8 +37,8 @@ cuda_status cz_msm_sum(cuda_ctx *c, const msm_prep &p, xyzz<F> *out, cuda_msm_st
     if (p.m && (s = reduce<F>(c, rp, buckets, R, T, windows, nb_log, win, err)))
         return s;
     // The partial window sums and the ones come back (W G + 1 points) and are
-    // combined on the CPU: Horner in 2^c is ~256 dependent doublings, ~20 ms
-    // on one GPU thread (measured) against ~0.1 ms here.
+    // combined on the CPU: Horner in 2^c is a chain of dependent doublings,
+    // far slower on one GPU thread than here (PERFORMANCE.md).
     xyzz<F> *wins = new (std::nothrow) xyzz<F>[nw + 1];
     if (!wins)
         return cz_fail(err, CUDA_ERR_NO_MEMORY, "out of host memory");

@@ -46,7 +46,7 @@ cuzk_engine *cuzk_engine_new(const cuzk_engine_config *cfg, char err[CUZK_ERROR_
     char why[256];
     if (fc_param_dir(c->param_cache, sizeof c->param_cache, NULL, c->param_cache, NULL, why,
                      sizeof why)) {
-        set_err(err, "engine: %s", why);
+        err_set(err, CUZK_ERROR_LEN, "engine: %s", why);
         free(e);
         return NULL;
     }

@@ -28,8 +28,8 @@
  * floor is held by a group that a prover will finish.  Reservations never
  * exceed the budget.
  *
- * Prover workers (one for the CPU backend, which uses prover_threads cores;
- * later one per GPU worker): take the best queued group, prove it, self-
+ * Prover workers (one for the CPU backend, which uses prover_threads cores):
+ * take the best queued group, prove it, self-
  * verify every proof against the set's prepared vk, re-prove a failure once
  * on the CPU backend (counted and logged), and store each proof in its job's
  * slot for that partition: proofs are reassembled in partition order.

@@ -2,7 +2,6 @@
  * enforces, computed directly (see porep_witness_check in porep_circuit.h).
  * Seconds for a 32 GiB partition where the checking mode takes minutes, and
  * the message names the challenge and the part. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -10,18 +9,7 @@
 #include "filecoin/merkle_tree.h"
 #include "filecoin/porep_circuit.h"
 #include "gadget/poseidon.h"
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...) {
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
+#include "util/err.h"
 
 /* Folds leaf up the path (positions index[], siblings sib[]) of tree t into
  * root; *leaf_index gets the index the positions encode.  MERKLE_* code. */
@@ -60,19 +48,19 @@ static int check_path(const por_shape *t, const fr *leaf, const uint32_t *index,
     fr root;
     int r = fold(&root, leaf_index, t, leaf, index, sib);
     if (r)
-        return fail(err, errlen, "challenge %zu: %s: %s", c, part, merkle_strerror(r));
+        return err_set(err, errlen, "challenge %zu: %s: %s", c, part, merkle_strerror(r));
     if (!fr_equal(&root, want))
-        return fail(err, errlen, "challenge %zu: %s does not lead to %s", c, part, root_name);
+        return err_set(err, errlen, "challenge %zu: %s does not lead to %s", c, part, root_name);
     return 0;
 }
 
 int porep_witness_check(const porep_shape *s, const porep_witness *w, uint64_t *column_index,
                         char *err, size_t errlen) {
     if (porep_shape_check(s))
-        return fail(err, errlen, "invalid PoRep circuit shape");
+        return err_set(err, errlen, "invalid PoRep circuit shape");
     if (!w->challenge || !w->data_leaf || !w->d_index || !w->d_sib || !w->rows || !w->c_index ||
         !w->c_sib || !w->r_index || !w->r_sib)
-        return fail(err, errlen, "incomplete witness (an array is NULL)");
+        return err_set(err, errlen, "incomplete witness (an array is NULL)");
     por_shape rc, d;
     porep_shape_tree_rc(s, &rc);
     porep_shape_tree_d(s, &d);
@@ -80,7 +68,7 @@ int porep_witness_check(const porep_shape *s, const porep_witness *w, uint64_t *
                  ld = por_shape_levels(&d);
     fr pre[2] = {w->comm_c, w->comm_r_last}, h;
     if (poseidon_hash(&h, pre, 2) || !fr_equal(&h, &w->comm_r))
-        return fail(err, errlen, "comm_r is not Poseidon2(comm_c, comm_r_last)");
+        return err_set(err, errlen, "comm_r is not Poseidon2(comm_c, comm_r_last)");
     uint8_t id[32];
     fr_to_bytes_le(id, &w->replica_id);
 
@@ -88,14 +76,14 @@ int porep_witness_check(const porep_shape *s, const porep_witness *w, uint64_t *
         const uint64_t ch = w->challenge[c];
         uint64_t at;
         if (ch >= s->nodes)
-            return fail(err, errlen, "challenge %zu: node %llu is not below %llu", c,
-                        (unsigned long long)ch, (unsigned long long)s->nodes);
+            return err_set(err, errlen, "challenge %zu: node %llu is not below %llu", c,
+                           (unsigned long long)ch, (unsigned long long)s->nodes);
         if (check_path(&d, &w->data_leaf[c], w->d_index + c * ld, w->d_sib + c * ld, &w->comm_d,
                        &at, err, errlen, c, "the data leaf's tree D path", "comm_d"))
             return -1;
         if (at != ch)
-            return fail(err, errlen, "challenge %zu: the tree D path opens node %llu, not %llu", c,
-                        (unsigned long long)at, (unsigned long long)ch);
+            return err_set(err, errlen, "challenge %zu: the tree D path opens node %llu, not %llu",
+                           c, (unsigned long long)at, (unsigned long long)ch);
         /* columns: hash, tree C */
         for (unsigned k = 0; k < POREP_COLUMNS; k++) {
             const size_t ck = c * POREP_COLUMNS + k;
@@ -107,15 +95,15 @@ int porep_witness_check(const porep_shape *s, const porep_witness *w, uint64_t *
             else
                 snprintf(part, sizeof part, "exp parent %u's column", k - 1 - POREP_DRG_PARENTS);
             if (poseidon_hash(&h, w->rows + ck * L, (unsigned)L))
-                return fail(err, errlen, "challenge %zu: %s cannot be hashed", c, part);
+                return err_set(err, errlen, "challenge %zu: %s cannot be hashed", c, part);
             if (check_path(&rc, &h, w->c_index + ck * lr, w->c_sib + ck * sr, &w->comm_c, &at, err,
                            errlen, c, part, "comm_c"))
                 return -1;
             if (column_index)
                 column_index[ck] = at;
             if (k == 0 && at != ch)
-                return fail(err, errlen, "challenge %zu: column c_x opens node %llu, not %llu", c,
-                            (unsigned long long)at, (unsigned long long)ch);
+                return err_set(err, errlen, "challenge %zu: column c_x opens node %llu, not %llu",
+                               c, (unsigned long long)at, (unsigned long long)ch);
         }
         /* labels: layer l from the drg rows l and the exp rows l - 1 */
         uint8_t base[POREP_DRG_PARENTS + POREP_EXP_PARENTS][32], parents[LABEL_PARENTS][32];
@@ -134,10 +122,10 @@ int porep_witness_check(const porep_shape *s, const porep_witness *w, uint64_t *
             label_native(label, id, (uint32_t)l, ch, &parents[0][0]);
             fr_to_bytes_le(want, &w->rows[c * POREP_COLUMNS * L + l - 1]);
             if (memcmp(label, want, 32) != 0)
-                return fail(err, errlen,
-                            "challenge %zu: the label of layer %zu computed from the parents' "
-                            "rows is not c_x's row",
-                            c, l);
+                return err_set(err, errlen,
+                               "challenge %zu: the label of layer %zu computed from the parents' "
+                               "rows is not c_x's row",
+                               c, l);
         }
         /* encoding: label_L + data leaf, tree R */
         fr enc;
@@ -146,8 +134,8 @@ int porep_witness_check(const porep_shape *s, const porep_witness *w, uint64_t *
                        errlen, c, "the encoded node's tree R path", "comm_r_last"))
             return -1;
         if (at != ch)
-            return fail(err, errlen, "challenge %zu: the tree R path opens node %llu, not %llu", c,
-                        (unsigned long long)at, (unsigned long long)ch);
+            return err_set(err, errlen, "challenge %zu: the tree R path opens node %llu, not %llu",
+                           c, (unsigned long long)at, (unsigned long long)ch);
     }
     return 0;
 }

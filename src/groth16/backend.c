@@ -2,8 +2,6 @@
 
 #include <string.h>
 
-const groth16_backend groth16_backend_cpu = {"cpu", groth16_prove_cpu, NULL};
-
 const groth16_backend *groth16_backend_find(const char *name) {
     if (name && strcmp(name, groth16_backend_cpu.name) == 0)
         return &groth16_backend_cpu;

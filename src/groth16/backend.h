@@ -11,7 +11,11 @@
 #ifndef CUZK_GROTH16_BACKEND_H
 #define CUZK_GROTH16_BACKEND_H
 
-#include "groth16/prover.h"
+#include "groth16/params.h"
+#include "groth16/proof.h"
+#include "groth16/prove_timing.h"
+#include "msm/msm.h"
+#include "r1cs/partition.h"
 
 /* One proof's shape, from groth16_shape_check: H's domain m = 2^log_m >= rows,
  * n_in inputs, n_aux aux variables, and b_inputs = the inputs in B's density,

@@ -177,3 +177,5 @@ void groth16_prove_timing_print(const groth16_prove_timing *t, size_t index) {
             index, t->total_ms, t->h_ms, steps, t->scalars_ms, t->msm_l_ms, t->msm_a_ms,
             t->msm_b1_ms, t->msm_b2_ms, t->msm_h_ms, t->assemble_ms);
 }
+
+const groth16_backend groth16_backend_cpu = {"cpu", groth16_prove_cpu, NULL};

@@ -7,6 +7,7 @@
 #include "check.h"
 #include "cli/toy_circuits.h"
 #include "groth16/backend.h"
+#include "groth16/prover.h"
 #include "groth16/setup.h"
 #include "groth16/verify.h"
 #include "r1cs/cs.h"
