@@ -19,7 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "filecoin/c1.h"
+#include "filecoin/c1/c1.h"
 #include "util/timing.h"
 
 static double peak_mb(void) {

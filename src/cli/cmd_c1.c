@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 
 #include "cli/args.h"
-#include "filecoin/c1.h"
+#include "filecoin/c1/c1.h"
 #include "util/file_write.h"
 #include "util/hex.h"
 

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "filecoin/porep_circuit.h"
-#include "filecoin/post_circuit.h"
+#include "filecoin/porep/porep_circuit.h"
+#include "filecoin/post/post_circuit.h"
 #include "filecoin/proof_types.h"
 #include "util/timing.h"
 

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "cli/args.h"
-#include "filecoin/graph.h"
-#include "filecoin/parent_cache.h"
+#include "filecoin/sdr/graph.h"
+#include "filecoin/sdr/parent_cache.h"
 #include "util/hex.h"
 #include "util/parallel.h"
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "filecoin/sha256_native.h"
+#include "filecoin/hash/sha256_native.h"
 #include "gadget/poseidon.h"
 #include "util/hex.h"
 

@@ -14,8 +14,8 @@
 #include <string.h>
 
 #include "cli/args.h"
-#include "filecoin/merkle_tree.h"
-#include "filecoin/post_vanilla_gen.h"
+#include "filecoin/merkle/merkle_tree.h"
+#include "filecoin/post/post_vanilla_gen.h"
 #include "util/file_write.h"
 #include "util/hex.h"
 

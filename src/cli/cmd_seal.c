@@ -11,11 +11,11 @@
 #include <unistd.h>
 
 #include "cli/args.h"
-#include "filecoin/c1.h"
-#include "filecoin/sealer.h"
-#include "filecoin/sealer_data.h"
-#include "filecoin/sealer_stream.h"
-#include "filecoin/vanilla_verify.h"
+#include "filecoin/c1/c1.h"
+#include "sealer/sealer.h"
+#include "sealer/sealer_data.h"
+#include "sealer/sealer_stream.h"
+#include "filecoin/porep/vanilla_verify.h"
 #include "util/hex.h"
 #include "util/parallel.h"
 

@@ -7,8 +7,8 @@
 #include "cli/cmd_graph.h"
 #include "cli/cmd_c1.h"
 #include "cli/cmd_circuit.h"
-#include "cli/cmd_bench_engine.h"
-#include "cli/cmd_bench_ab.h"
+#include "cli/bench/cmd_bench_engine.h"
+#include "cli/bench/cmd_bench_ab.h"
 #include "cli/cmd_groth16.h"
 #include "cli/cmd_hash.h"
 #include "cli/cmd_post.h"
@@ -20,7 +20,7 @@
 #include "cli/selftest.h"
 #ifdef CUZK_HAVE_DAEMON
 #include "cli/cmd_daemon.h"
-#include "cli/cmd_bench_client.h"
+#include "cli/bench/cmd_bench_client.h"
 #endif
 
 #include "cuzk/version.h"

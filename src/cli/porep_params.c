@@ -12,7 +12,7 @@
 #include "cli/args.h"
 #include "cuzk/version.h"
 #include "filecoin/param_dir.h"
-#include "filecoin/post_circuit.h"
+#include "filecoin/post/post_circuit.h"
 #include "groth16/setup.h"
 #include "util/file_write.h"
 #include "util/err.h"

@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "filecoin/porep_circuit.h"
+#include "filecoin/porep/porep_circuit.h"
 #include "filecoin/proof_types.h"
 #include "groth16/params.h"
 

@@ -22,7 +22,7 @@
 
 #include "engine/provider_util.h"
 #include "engine/providers.h"
-#include "filecoin/porep_partition.h"
+#include "filecoin/porep/porep_partition.h"
 
 static int blank_porep(r1cs_cs *cs, void *shape) {
     return porep_circuit_synthesize(cs, shape, NULL);

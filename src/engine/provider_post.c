@@ -21,8 +21,8 @@
 
 #include "engine/provider_util.h"
 #include "engine/providers.h"
-#include "filecoin/post_challenges.h"
-#include "filecoin/post_partition.h"
+#include "filecoin/post/post_challenges.h"
+#include "filecoin/post/post_partition.h"
 
 static int blank_post(r1cs_cs *cs, void *shape) { return post_circuit_synthesize(cs, shape, NULL); }
 

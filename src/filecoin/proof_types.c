@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "filecoin/sha256_native.h"
+#include "filecoin/hash/sha256_native.h"
 #include "util/hex.h"
 
 static const fc_sector_shape g_shapes[FC_SECTOR_SIZES] = {

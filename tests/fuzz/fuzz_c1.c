@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "filecoin/c1.h"
+#include "filecoin/c1/c1.h"
 
 #include <stdio.h>
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "filecoin/c1.h"
+#include "filecoin/c1/c1.h"
 
 /* A random output of registered proof id, encoded; *text owned by the caller. */
 static inline c1_output *c1t_make(unsigned id, uint64_t seed, uint8_t **text, size_t *len) {

@@ -7,10 +7,10 @@
 #include <string.h>
 
 #include "check.h"
-#include "filecoin/c1.h"
-#include "filecoin/sealer.h"
-#include "filecoin/sealer_data.h"
-#include "filecoin/vanilla_verify.h"
+#include "filecoin/c1/c1.h"
+#include "sealer/sealer.h"
+#include "sealer/sealer_data.h"
+#include "filecoin/porep/vanilla_verify.h"
 
 enum { ST_MINER = 1000, ST_SECTOR = 42 };
 

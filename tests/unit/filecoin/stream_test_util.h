@@ -14,10 +14,10 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "filecoin/c1.h"
-#include "filecoin/sealer.h"
-#include "filecoin/sealer_data.h"
-#include "filecoin/sealer_stream.h"
+#include "filecoin/c1/c1.h"
+#include "sealer/sealer.h"
+#include "sealer/sealer_data.h"
+#include "sealer/sealer_stream.h"
 
 /* A fresh temporary directory (ut_rmdir removes it). */
 static inline char *ut_mkdtemp(char buf[64]) {

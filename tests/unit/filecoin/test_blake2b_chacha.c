@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "filecoin/blake2b.h"
-#include "filecoin/chacha.h"
+#include "filecoin/hash/blake2b.h"
+#include "filecoin/hash/chacha.h"
 #include "util/hex.h"
 
 static void expect_hex(const uint8_t *got, size_t n, const char *want) {

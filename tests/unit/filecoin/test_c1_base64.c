@@ -4,7 +4,7 @@
 #include <openssl/evp.h>
 
 #include "check.h"
-#include "filecoin/c1.h"
+#include "filecoin/c1/c1.h"
 
 static int dec(const char *in, uint8_t *out, size_t *n, size_t *bad, const char **why) {
     return c1_base64_decode(out, n, in, strlen(in), bad, why);

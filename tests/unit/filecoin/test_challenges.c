@@ -10,10 +10,10 @@
 #include <string.h>
 
 #include "check.h"
-#include "filecoin/challenges.h"
-#include "filecoin/post_challenges.h"
+#include "filecoin/porep/challenges.h"
+#include "filecoin/post/post_challenges.h"
 #include "filecoin/prover_id.h"
-#include "filecoin/replica_id.h"
+#include "filecoin/porep/replica_id.h"
 #include "util/hex.h"
 
 static void fr_small(uint8_t out[32], uint64_t v) {

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "filecoin/comm_d_zero.h"
+#include "filecoin/merkle/comm_d_zero.h"
 #include "filecoin/proof_types.h"
 #include "util/hex.h"
 

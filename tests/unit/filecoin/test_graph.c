@@ -8,10 +8,10 @@
 #include <string.h>
 
 #include "check.h"
-#include "filecoin/feistel.h"
-#include "filecoin/graph.h"
-#include "filecoin/parent_cache.h"
-#include "filecoin/sha256_native.h"
+#include "filecoin/sdr/feistel.h"
+#include "filecoin/sdr/graph.h"
+#include "filecoin/sdr/parent_cache.h"
+#include "filecoin/hash/sha256_native.h"
 #include "util/hex.h"
 
 static json_t *load_manifest(void) {

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "filecoin/label.h"
-#include "filecoin/sha256_native.h"
+#include "filecoin/sdr/label.h"
+#include "filecoin/hash/sha256_native.h"
 
 static void limbs(uint8_t out[32], const uint64_t l[4]) {
     for (int i = 0; i < 32; i++)

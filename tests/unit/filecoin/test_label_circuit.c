@@ -14,7 +14,7 @@
 
 #include "check.h"
 #include "field_rand.h"
-#include "filecoin/label_circuit.h"
+#include "filecoin/porep/label_circuit.h"
 #include "gadget/tree_hash.h"
 
 static void rand_node(uint8_t out[32]) {

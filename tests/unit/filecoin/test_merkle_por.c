@@ -21,9 +21,9 @@
 
 #include "check.h"
 #include "field_rand.h"
-#include "filecoin/merkle_proof.h"
-#include "filecoin/merkle_tree.h"
-#include "filecoin/sha256_native.h"
+#include "filecoin/merkle/merkle_proof.h"
+#include "filecoin/merkle/merkle_tree.h"
+#include "filecoin/hash/sha256_native.h"
 #include "util/hex.h"
 
 typedef struct {

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "filecoin/parent_cache.h"
+#include "filecoin/sdr/parent_cache.h"
 #include "util/hex.h"
 #include "util/parallel.h"
 

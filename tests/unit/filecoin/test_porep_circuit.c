@@ -24,10 +24,10 @@
 
 #include "check.h"
 #include "field_rand.h"
-#include "filecoin/label_circuit.h"
-#include "filecoin/merkle_proof.h"
-#include "filecoin/merkle_tree.h"
-#include "filecoin/porep_circuit.h"
+#include "filecoin/porep/label_circuit.h"
+#include "filecoin/merkle/merkle_proof.h"
+#include "filecoin/merkle/merkle_tree.h"
+#include "filecoin/porep/porep_circuit.h"
 #include "gadget/poseidon.h"
 
 /* ---- blank counts ---------------------------------------------------------- */

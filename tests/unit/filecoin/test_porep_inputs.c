@@ -12,10 +12,10 @@
  *    columns, comm_r or a root that disagrees across the partition;
  *  - a non-canonical node or a partition out of range is an error. */
 #include "check.h"
-#include "filecoin/challenges.h"
-#include "filecoin/porep_inputs.h"
-#include "filecoin/sealer.h"
-#include "filecoin/sealer_data.h"
+#include "filecoin/porep/challenges.h"
+#include "filecoin/porep/porep_inputs.h"
+#include "sealer/sealer.h"
+#include "sealer/sealer_data.h"
 
 typedef struct {
     fc_sealed s;

@@ -6,9 +6,9 @@
  * and challenge.  Also the header's memory figure: one 32 GiB partition's
  * witness arrays. */
 #include "check.h"
-#include "filecoin/porep_partition.h"
-#include "filecoin/sealer.h"
-#include "filecoin/sealer_data.h"
+#include "filecoin/porep/porep_partition.h"
+#include "sealer/sealer.h"
+#include "sealer/sealer_data.h"
 #include "groth16/prove_checked.h"
 
 static c1_output *seal(const fc_seal_proof *p, fc_sealed *s) {

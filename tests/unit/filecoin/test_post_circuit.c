@@ -26,10 +26,10 @@
 
 #include "check.h"
 #include "field_rand.h"
-#include "filecoin/merkle_proof.h"
-#include "filecoin/merkle_tree.h"
-#include "filecoin/post_challenges.h"
-#include "filecoin/post_circuit.h"
+#include "filecoin/merkle/merkle_proof.h"
+#include "filecoin/merkle/merkle_tree.h"
+#include "filecoin/post/post_challenges.h"
+#include "filecoin/post/post_circuit.h"
 #include "gadget/poseidon.h"
 
 static double now(void) {

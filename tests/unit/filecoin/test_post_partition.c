@@ -12,11 +12,11 @@
 #include <string.h>
 
 #include "check.h"
-#include "filecoin/post_challenges.h"
-#include "filecoin/post_partition.h"
-#include "filecoin/post_vanilla_gen.h"
-#include "filecoin/sealer.h"
-#include "filecoin/sealer_data.h"
+#include "filecoin/post/post_challenges.h"
+#include "filecoin/post/post_partition.h"
+#include "filecoin/post/post_vanilla_gen.h"
+#include "sealer/sealer.h"
+#include "sealer/sealer_data.h"
 
 typedef struct {
     fc_sealed s;

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "filecoin/post_vanilla.h"
+#include "filecoin/post/post_vanilla.h"
 #include "gadget/poseidon.h"
 
 static uint8_t *read_file(const char *path, size_t *len) {

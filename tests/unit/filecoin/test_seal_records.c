@@ -17,9 +17,9 @@
 
 #include "check.h"
 #include "curve/encode.h"
-#include "filecoin/challenges.h"
+#include "filecoin/porep/challenges.h"
 #include "filecoin/proof_types.h"
-#include "filecoin/replica_id.h"
+#include "filecoin/porep/replica_id.h"
 
 static int get_bytes32(uint8_t out[32], json_t *a) {
     if (!json_is_array(a) || json_array_size(a) != 32)

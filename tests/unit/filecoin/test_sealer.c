@@ -5,8 +5,8 @@
  * message naming that part. */
 #include "sealer_test_util.h"
 
-#include "filecoin/challenges.h"
-#include "filecoin/comm_d_zero.h"
+#include "filecoin/porep/challenges.h"
+#include "filecoin/merkle/comm_d_zero.h"
 
 /* Bit i of a little-endian byte stream. */
 static int bit(const uint8_t *b, size_t i) { return (b[i / 8] >> (i % 8)) & 1; }

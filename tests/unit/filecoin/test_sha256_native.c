@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "filecoin/sha256_native.h"
+#include "filecoin/hash/sha256_native.h"
 #include "util/hex.h"
 
 static void expect_hex(const uint8_t d[32], const char *want) {

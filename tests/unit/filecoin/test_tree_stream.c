@@ -15,10 +15,10 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "filecoin/merkle_proof.h"
-#include "filecoin/merkle_tree.h"
-#include "filecoin/seal_io.h"
-#include "filecoin/tree_stream.h"
+#include "filecoin/merkle/merkle_proof.h"
+#include "filecoin/merkle/merkle_tree.h"
+#include "sealer/seal_io.h"
+#include "sealer/tree_stream.h"
 
 typedef struct {
     const uint8_t *leaves;
