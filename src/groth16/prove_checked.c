@@ -74,7 +74,7 @@ static void retry_cpu(groth16_proof *proof, groth16_proof_check *c, const r1cs_p
         snprintf(c->msg, sizeof c->msg, "%.180s; cpu prover: %.180s", first, ge.msg);
     } else if (verify_one(pvk, proof, p, why, sizeof why)) {
         snprintf(c->msg, sizeof c->msg,
-                 "%.180s; self-verification failed on the CPU backend too: %.180s", first, why);
+                 "%.160s; self-verification failed on the CPU backend too: %.160s", first, why);
     } else {
         c->ok = 1;
         snprintf(c->msg, sizeof c->msg, "%.180s; proved again on the CPU backend", first);
