@@ -141,7 +141,26 @@ void r1cs_cs_free(r1cs_cs *cs) {
     free(cs->unsat_path);
     free(cs->path);
     free(cs->ns_len);
+    free(cs->seg);
     free(cs);
+}
+
+void r1cs_segment(r1cs_cs *cs, uint32_t kind, uint32_t index) {
+    if (cs->err || (cs->mode != R1CS_RECORD && cs->mode != R1CS_COUNT))
+        return;
+    if (!r1cs_reserve(cs, (void **)&cs->seg, &cs->seg_cap, cs->seg_len + 1,
+                      sizeof(r1cs_segment_mark), R1CS_GROW))
+        return;
+    cs->seg[cs->seg_len++] = (r1cs_segment_mark){.row = cs->rows,
+                                                 .aux = cs->num_aux,
+                                                 .input = (uint32_t)cs->num_inputs,
+                                                 .kind = kind,
+                                                 .index = index};
+}
+
+size_t r1cs_get_segments(const r1cs_cs *cs, const r1cs_segment_mark **out) {
+    *out = cs->seg;
+    return cs->seg_len;
 }
 
 r1cs_mode r1cs_get_mode(const r1cs_cs *cs) { return cs->mode; }

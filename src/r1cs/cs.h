@@ -115,6 +115,26 @@ void r1cs_pop(r1cs_cs *cs);
 /* The current namespace path ("" at the root, or when names are not kept). */
 const char *r1cs_path(const r1cs_cs *cs);
 
+/* Segments: a circuit marks the start of each independent sub-circuit (a
+ * PoRep challenge's units, a PoSt sector) with r1cs_segment.  A unit reads
+ * only values allocated before the first segment (the prefix) and its own,
+ * so with the offsets recorded here a witness for it can be generated on its
+ * own thread into its slice of the aux and input vectors (docs/PCE.md s.5).
+ * Kind and index are the circuit's names for the unit.  Marks are kept in
+ * R1CS_RECORD and R1CS_COUNT; the other modes ignore them. */
+typedef struct {
+    uint64_t row;   /* rows enforced before the unit starts */
+    uint64_t aux;   /* aux variables allocated before it */
+    uint32_t input; /* inputs allocated before it (ONE included) */
+    uint32_t kind;  /* the circuit's unit kind */
+    uint32_t index; /* the circuit's unit index */
+    uint32_t reserved;
+} r1cs_segment_mark;
+
+void r1cs_segment(r1cs_cs *cs, uint32_t kind, uint32_t index);
+/* The marks so far, in order (valid until the next r1cs_segment or free). */
+size_t r1cs_get_segments(const r1cs_cs *cs, const r1cs_segment_mark **out);
+
 /* Current sizes: circuit constraints so far (rows after finish), variables. */
 size_t r1cs_num_constraints(const r1cs_cs *cs);
 size_t r1cs_num_inputs(const r1cs_cs *cs);

@@ -67,6 +67,10 @@ struct r1cs_cs {
     size_t *ns_len;
     size_t ns_cap;
 
+    /* segment marks (RECORD, COUNT) */
+    r1cs_segment_mark *seg;
+    size_t seg_len, seg_cap;
+
     size_t bytes, peak;
     fr minus_one; /* coefficients +-1 skip the multiplication */
 };

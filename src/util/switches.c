@@ -68,6 +68,11 @@ static const switch_info TABLE[SW_COUNT] = {
                              "CUDA MSM bucket reduction: log2 of the buckets each thread sums at "
                              "the first level (0: from the size, about 2^16 threads in all)",
                              0, 1, 10, 1, 0},
+    [SW_PCE] = {"pce", "CUZK_PCE",
+                "synthesis: the witness only, then a, b, c from the circuit's recorded matrices "
+                "(docs/PCE.md), on all of the partition's threads (0: classic synthesis, every "
+                "constraint built and evaluated, one thread)",
+                1, 0, 1, 0, 1},
 };
 
 static _Atomic long values[SW_COUNT];
