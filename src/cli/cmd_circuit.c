@@ -5,82 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "filecoin/porep/porep_circuit.h"
-#include "filecoin/post/post_circuit.h"
-#include "filecoin/proof_types.h"
+#include "cli/circuit_names.h"
 #include "util/timing.h"
-
-static const char *names = "porep-2k|porep-8m|porep-512m|porep-32g|porep-64g|winning-2k|"
-                           "window-2k|winning-32g|window-32g|window-64g (and winning-/window- "
-                           "8m, 512m, 64g)";
-
-typedef struct {
-    int porep; /* 1: PoRep partition; 0: PoSt */
-    porep_shape ps;
-    post_shape qs;
-    const char *proof_name; /* the registered proof it stands for */
-    char stem[160];         /* the published parameter files' stem */
-} circuit_id;
-
-/* Parses NAME; 0, or -1 with a message. */
-static int parse_name(circuit_id *out, const char *name) {
-    const char *dash = strchr(name, '-');
-    if (!dash)
-        goto bad;
-    const fc_sector_shape *shape = NULL;
-    unsigned si = 0;
-    for (unsigned i = 0; i < FC_SECTOR_SIZES; i++)
-        if (strcmp(fc_shape_at(i)->short_name, dash + 1) == 0) {
-            shape = fc_shape_at(i);
-            si = i;
-        }
-    if (!shape)
-        goto bad;
-    const size_t kind = (size_t)(dash - name);
-    memset(out, 0, sizeof *out);
-    if (kind == 5 && strncmp(name, "porep", 5) == 0) {
-        const fc_seal_proof *p = fc_seal_proof_by_id(5 + si); /* V1_1: every version's circuit */
-        out->porep = 1;
-        out->proof_name = p->name;
-        porep_shape_for_sector(&out->ps, shape, p->challenges_per_partition);
-        if (!fc_porep_param_stem(out->stem, sizeof out->stem, shape))
-            out->stem[0] = 0;
-        return 0;
-    }
-    int winning = kind == 7 && strncmp(name, "winning", 7) == 0;
-    int window = kind == 6 && strncmp(name, "window", 6) == 0;
-    if (!winning && !window)
-        goto bad;
-    const fc_post_proof *p = fc_post_proof_by_id(window ? 5 + si : si);
-    out->proof_name = p->name;
-    post_shape_for_proof(&out->qs, p);
-    if (!fc_post_param_stem(out->stem, sizeof out->stem, p))
-        out->stem[0] = 0;
-    return 0;
-bad:
-    fprintf(stderr, "cuzk: unknown circuit \"%s\" (one of %s)\n", name, names);
-    return -1;
-}
-
-static int synthesize(r1cs_cs *cs, const circuit_id *c, const void *witness) {
-    return c->porep ? porep_circuit_synthesize(cs, &c->ps, witness)
-                    : post_circuit_synthesize(cs, &c->qs, witness);
-}
-
-static void describe(const circuit_id *c) {
-    if (c->porep) {
-        printf("circuit            %s partition: %llu nodes, %u layers, %u challenges, trees R/C "
-               "%u-%u-%u\n",
-               c->proof_name, (unsigned long long)c->ps.nodes, c->ps.layers, c->ps.challenges,
-               c->ps.arity_base, c->ps.arity_sub, c->ps.arity_top);
-    } else {
-        printf("circuit            %s: %u sectors x %u challenges, %llu leaves, tree R %u-%u-%u\n",
-               c->proof_name, c->qs.sectors, c->qs.challenges, (unsigned long long)c->qs.nodes,
-               c->qs.arity_base, c->qs.arity_sub, c->qs.arity_top);
-    }
-    if (c->stem[0])
-        printf("parameters         %s.params / .vk\n", c->stem);
-}
 
 static unsigned log2_ceil(size_t n) {
     unsigned k = 0;
@@ -91,11 +17,11 @@ static unsigned log2_ceil(size_t n) {
 
 int cmd_circuit(int argc, char **argv) {
     if (argc != 2 || strcmp(argv[0], "info") != 0) {
-        fprintf(stderr, "usage: cuzk circuit info NAME   (NAME: %s)\n", names);
+        fprintf(stderr, "usage: cuzk circuit info NAME   (NAME: %s)\n", CIRCUIT_NAMES);
         return 2;
     }
-    circuit_id c;
-    if (parse_name(&c, argv[1]))
+    circuit_name c;
+    if (circuit_name_parse(&c, argv[1]))
         return 2;
     double t0 = timing_now_ms();
     r1cs_cs *cs = r1cs_cs_new(R1CS_COUNT, 0, NULL);
@@ -103,7 +29,7 @@ int cmd_circuit(int argc, char **argv) {
         fprintf(stderr, "cuzk circuit: out of memory\n");
         return 1;
     }
-    int r = synthesize(cs, &c, NULL);
+    int r = circuit_name_synthesize(cs, &c, NULL);
     int e = r1cs_finish(cs);
     r1cs_counts k;
     if (r || e || r1cs_get_counts(cs, &k)) {
@@ -113,7 +39,7 @@ int cmd_circuit(int argc, char **argv) {
         return 1;
     }
     double ms = timing_now_ms() - t0;
-    describe(&c);
+    circuit_name_describe(&c);
     printf("constraints        %zu (circuit), %zu (with %zu input constraints)\n", k.constraints,
            k.constraints_total, k.inputs);
     printf("public inputs      %zu (+ ONE = %zu)\n", k.inputs - 1, k.inputs);
@@ -166,7 +92,7 @@ typedef struct {
     void *mem;
 } synth_witness;
 
-static int make_witness(synth_witness *w, const circuit_id *c, uint64_t seed) {
+static int make_witness(synth_witness *w, const circuit_name *c, uint64_t seed) {
     memset(w, 0, sizeof *w);
     uint64_t s = seed;
     if (c->porep) {
@@ -242,8 +168,8 @@ int cmd_bench_synth(int argc, char **argv) {
         }
         reps = (unsigned)r;
     }
-    circuit_id c;
-    if (parse_name(&c, argv[0]))
+    circuit_name c;
+    if (circuit_name_parse(&c, argv[0]))
         return 2;
     synth_witness w;
     double t0 = timing_now_ms();
@@ -251,14 +177,14 @@ int cmd_bench_synth(int argc, char **argv) {
         fprintf(stderr, "cuzk bench synth: out of memory for the witness\n");
         return 1;
     }
-    describe(&c);
+    circuit_name_describe(&c);
     printf("synthetic witness  %.1f ms\n", timing_now_ms() - t0);
     const void *wp = c.porep ? (const void *)&w.pw : (const void *)&w.qw;
     int rc = 0;
     for (unsigned rep = 0; rep < reps && rc == 0; rep++) {
         double ts = timing_now_ms();
         r1cs_cs *cs = r1cs_cs_new(R1CS_PROVE, 0, NULL);
-        if (!cs || synthesize(cs, &c, wp) || r1cs_finish(cs)) {
+        if (!cs || circuit_name_synthesize(cs, &c, wp) || r1cs_finish(cs)) {
             fprintf(stderr, "cuzk bench synth: %s\n",
                     cs ? r1cs_error_message(cs) : "out of memory");
             rc = 1;

@@ -7,6 +7,7 @@
 #include "cli/cmd_graph.h"
 #include "cli/cmd_c1.h"
 #include "cli/cmd_circuit.h"
+#include "cli/cmd_pce.h"
 #include "cli/bench/cmd_bench_engine.h"
 #include "cli/bench/cmd_bench_ab.h"
 #include "cli/cmd_groth16.h"
@@ -77,6 +78,8 @@ static const command commands[] = {
     {NULL, NULL, NULL, NULL, 0, "(built-in circuits C: cubic[:X], random:N[:SEED])", NULL},
     {"circuit", NULL, NULL, cmd_circuit, 2, "circuit info porep-2k|...|window-64g",
      "Filecoin circuit shape and counts"},
+    {"pce", NULL, NULL, cmd_pce, 2, "pce build CIRCUIT [--dir D] | info FILE | check FILE",
+     "record / inspect / validate a circuit's .pce matrices"},
     {"bench", "synth", NULL, cmd_bench_synth, 3, "bench synth porep-2k|porep-8m [--reps R]",
      "proving-mode synthesis speed"},
     {"bench", "engine", NULL, cmd_bench_engine, 3, "bench engine [--jobs N --partitions P]",

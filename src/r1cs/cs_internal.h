@@ -6,7 +6,8 @@
  *   values (PROVE, checking COUNT): input[], aux[]         32 B per variable
  *   PROVE:  a[], b[], c[]                                  96 B per row
  *           a_aux, b_input, b_aux bitmaps                  3 bits per variable
- *   RECORD: per matrix row_ptr[] (4 B per row), col[] (4 B) + val[] (32 B) per term
+ *   RECORD: per matrix row_ptr[] (4 B per row), col[] (4 B) + coef[] (4 B) per
+ *           term; coef indexes a dictionary of distinct coefficients
  * Arrays grow by doubling (realloc; glibc moves large blocks with mremap, not
  * copies) unless a capacity hint reserved them up front. */
 #ifndef CUZK_R1CS_CS_INTERNAL_H
@@ -51,9 +52,14 @@ struct r1cs_cs {
     r1cs_frvec a, b, c;
     r1cs_bits a_aux, b_input, b_aux; /* also kept by R1CS_COUNT */
     size_t density[3];               /* a_aux, b_input, b_aux popcounts (finish) */
-    /* R1CS_RECORD: row_ptr has rows + 1 entries; col holds var ids until take */
-    r1cs_u32vec row_ptr[3], col[3];
-    r1cs_frvec val[3];
+    /* R1CS_RECORD: row_ptr has rows + 1 entries; col holds var ids until take;
+     * coef holds dictionary indexes: dict[0] = +1, dict[1] = -1 by
+     * construction, the rest in order of first use, found through an open-
+     * addressing table of dict_slots (a power of two) entries, index + 1 or 0. */
+    r1cs_u32vec row_ptr[3], col[3], coef[3];
+    r1cs_frvec dict;
+    uint32_t *dict_slot;
+    size_t dict_slots;
 
     /* checking: the first unsatisfied row */
     int unsat;

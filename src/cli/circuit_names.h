@@ -1,0 +1,29 @@
+/* The CLI's circuit names (porep-2k ... porep-64g, winning-/window-*): one
+ * parser for `cuzk circuit info`, `cuzk bench synth` and `cuzk pce`. */
+#ifndef CUZK_CLI_CIRCUIT_NAMES_H
+#define CUZK_CLI_CIRCUIT_NAMES_H
+
+#include "filecoin/porep/porep_circuit.h"
+#include "filecoin/post/post_circuit.h"
+#include "r1cs/cs.h"
+
+/* The list for usage lines. */
+extern const char *const CIRCUIT_NAMES;
+
+typedef struct {
+    int porep; /* 1: PoRep partition; 0: PoSt */
+    porep_shape ps;
+    post_shape qs;
+    const char *proof_name; /* the registered proof it stands for */
+    char stem[160];         /* the published parameter files' stem */
+} circuit_name;
+
+/* Parses NAME; 0, or -1 with a message on stderr. */
+int circuit_name_parse(circuit_name *out, const char *name);
+/* Runs the circuit on cs; witness is a porep_witness / post_witness or NULL
+ * (blank synthesis). */
+int circuit_name_synthesize(r1cs_cs *cs, const circuit_name *c, const void *witness);
+/* Prints the circuit's description and parameter stem lines. */
+void circuit_name_describe(const circuit_name *c);
+
+#endif
