@@ -2,6 +2,7 @@
 #include "cli/circuit_names.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "filecoin/porep/porep_circuit.h"
@@ -70,4 +71,95 @@ void circuit_name_describe(const circuit_name *c) {
     }
     if (c->stem[0])
         printf("parameters         %s.params / .vk\n", c->stem);
+}
+
+/* ---- a synthetic witness ---------------------------------------------------- */
+
+static uint64_t rng_next(uint64_t *s) {
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static void rand_frs(fr *out, size_t n, uint64_t *s) {
+    for (size_t i = 0; i < n; i++) {
+        uint8_t b[32];
+        for (int j = 0; j < 4; j++) {
+            uint64_t v = rng_next(s);
+            memcpy(b + 8 * j, &v, 8);
+        }
+        fr_from_bytes_le_reduce(&out[i], b);
+    }
+}
+
+/* Path positions below each level's arity, per path of `levels` levels. */
+static void rand_index(uint32_t *out, size_t n, const por_shape *t, uint64_t *s) {
+    const unsigned lv = por_shape_levels(t);
+    for (size_t i = 0; i < n; i++)
+        out[i] = (uint32_t)(rng_next(s) % por_shape_arity(t, (unsigned)(i % lv)));
+}
+
+int circuit_name_witness(circuit_witness *w, const circuit_name *c, uint64_t seed) {
+    memset(w, 0, sizeof *w);
+    uint64_t s = seed;
+    if (c->porep) {
+        porep_witness_sizes z;
+        por_shape rc, d;
+        porep_witness_sizes_get(&c->ps, &z);
+        porep_shape_tree_rc(&c->ps, &rc);
+        porep_shape_tree_d(&c->ps, &d);
+        size_t nfr = z.data_leaf + z.d_sib + z.rows + z.c_sib + z.r_sib;
+        size_t nu32 = z.d_index + z.c_index + z.r_index;
+        char *m = malloc(nfr * sizeof(fr) + z.challenge * 8 + nu32 * 4);
+        if (!m)
+            return -1;
+        fr *f = (fr *)m;
+        uint64_t *ch = (uint64_t *)(f + nfr);
+        uint32_t *u = (uint32_t *)(ch + z.challenge);
+        rand_frs(f, nfr, &s);
+        for (size_t i = 0; i < z.challenge; i++)
+            ch[i] = 1 + rng_next(&s) % (c->ps.nodes - 1);
+        rand_index(u, z.d_index, &d, &s);
+        rand_index(u + z.d_index, z.c_index, &rc, &s);
+        rand_index(u + z.d_index + z.c_index, z.r_index, &rc, &s);
+        fr k[5];
+        rand_frs(k, 5, &s);
+        w->pw = (porep_witness){k[0],
+                                k[1],
+                                k[2],
+                                k[3],
+                                k[4],
+                                ch,
+                                f,
+                                u,
+                                f + z.data_leaf,
+                                f + z.data_leaf + z.d_sib,
+                                u + z.d_index,
+                                f + z.data_leaf + z.d_sib + z.rows,
+                                u + z.d_index + z.c_index,
+                                f + z.data_leaf + z.d_sib + z.rows + z.c_sib};
+        w->mem = m;
+        return 0;
+    }
+    por_shape t;
+    post_shape_tree(&c->qs, &t);
+    const size_t S = c->qs.sectors, C = c->qs.challenges, lv = por_shape_levels(&t),
+                 sb = por_shape_siblings(&t);
+    size_t nfr = 3 * S + S * C * (1 + sb);
+    char *m = malloc(nfr * sizeof(fr) + S * C * lv * 4);
+    if (!m)
+        return -1;
+    fr *f = (fr *)m;
+    uint32_t *u = (uint32_t *)(f + nfr);
+    rand_frs(f, nfr, &s);
+    rand_index(u, S * C * lv, &t, &s);
+    w->qw = (post_witness){S, f, f + S, f + 2 * S, f + 3 * S, u, f + 3 * S + S * C, NULL};
+    w->mem = m;
+    return 0;
+}
+
+void circuit_witness_free(circuit_witness *w) {
+    free(w->mem);
+    w->mem = NULL;
 }

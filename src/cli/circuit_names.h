@@ -26,4 +26,17 @@ int circuit_name_synthesize(r1cs_cs *cs, const circuit_name *c, const void *witn
 /* Prints the circuit's description and parameter stem lines. */
 void circuit_name_describe(const circuit_name *c);
 
+/* A synthetic witness (random values and paths, not satisfying): enough for
+ * timing and for comparing synthesis paths.  Everything in one block. */
+typedef struct {
+    porep_witness pw;
+    post_witness qw;
+    void *mem;
+} circuit_witness;
+
+/* 0, or -1 when out of memory.  The witness for circuit_name_synthesize is
+ * &w->pw (PoRep) or &w->qw (PoSt). */
+int circuit_name_witness(circuit_witness *w, const circuit_name *c, uint64_t seed);
+void circuit_witness_free(circuit_witness *w);
+
 #endif
