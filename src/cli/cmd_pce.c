@@ -15,7 +15,8 @@
 
 static const char *usage = "usage: cuzk pce build CIRCUIT [--dir DIR] [--threads T]\n"
                            "       cuzk pce info FILE [--threads T]\n"
-                           "       cuzk pce check FILE [--circuit NAME] [--threads T]\n";
+                           "       cuzk pce check FILE [--circuit NAME] [--threads T]\n"
+                           "       cuzk pce bench FILE --circuit NAME [--threads T]\n";
 
 typedef struct {
     const char *dir, *circuit;
@@ -88,7 +89,7 @@ static int build(int argc, char **argv) {
     double t_rec = timing_now_ms() - t0;
     size_t peak = r1cs_peak_bytes(cs);
     r1cs_pce p;
-    if (pce_from_recording(cs, argv[0], c.stem, (uint64_t)t_rec, o.threads, &p, err, sizeof err)) {
+    if (pce_from_recording(cs, argv[0], c.stem, (uint64_t)t_rec, &p, err, sizeof err)) {
         fprintf(stderr, "cuzk pce build: %s\n", err);
         r1cs_cs_free(cs);
         return 1;
@@ -198,7 +199,106 @@ static int check(int argc, char **argv) {
     return 0;
 }
 
+static fr *fr_copy(const fr *x, size_t n) {
+    fr *y = malloc(n * sizeof(fr) + 1);
+    if (y)
+        memcpy(y, x, n * sizeof(fr));
+    return y;
+}
+
+static int same(const r1cs_partition *x, const r1cs_partition *y) {
+    size_t rb = x->num_constraints * sizeof(fr), wa = r1cs_bitmap_words(x->num_aux) * 8;
+    return x->num_constraints == y->num_constraints && memcmp(x->a, y->a, rb) == 0 &&
+           memcmp(x->b, y->b, rb) == 0 && memcmp(x->c, y->c, rb) == 0 &&
+           memcmp(x->a_aux_density, y->a_aux_density, wa) == 0 &&
+           memcmp(x->b_aux_density, y->b_aux_density, wa) == 0 &&
+           memcmp(x->b_input_density, y->b_input_density, r1cs_bitmap_words(x->num_inputs) * 8) ==
+               0;
+}
+
+/* Classic synthesis of a synthetic witness, then a/b/c from FILE with its
+ * input and aux: times of both and whether the bytes are the same. */
+static int bench(int argc, char **argv) {
+    pce_opts o;
+    circuit_name c;
+    if (argc < 1 || parse_opts(&o, argc - 1, argv + 1, 0, 1))
+        return 2;
+    if (!o.circuit || circuit_name_parse(&c, o.circuit)) {
+        fprintf(stderr, "%s", usage);
+        return 2;
+    }
+    circuit_witness w;
+    if (circuit_name_witness(&w, &c, 1)) {
+        fprintf(stderr, "cuzk pce bench: out of memory\n");
+        return 1;
+    }
+    double t0 = timing_now_ms();
+    r1cs_cs *cs = r1cs_cs_new(R1CS_PROVE, 0, NULL);
+    r1cs_partition classic;
+    if (!cs || circuit_name_synthesize(cs, &c, c.porep ? (void *)&w.pw : (void *)&w.qw) ||
+        r1cs_finish(cs) || r1cs_take_partition(cs, &classic)) {
+        fprintf(stderr, "cuzk pce bench: classic synthesis failed\n");
+        r1cs_cs_free(cs);
+        circuit_witness_free(&w);
+        return 1;
+    }
+    r1cs_cs_free(cs);
+    circuit_witness_free(&w);
+    double t_classic = timing_now_ms() - t0;
+    char err[512];
+    r1cs_pce p;
+    pce_expect ex = {.circuit_id = o.circuit,
+                     .rows = classic.num_constraints,
+                     .num_inputs = classic.num_inputs,
+                     .num_aux = classic.num_aux};
+    t0 = timing_now_ms();
+    if (pce_open(argv[0], &ex, o.threads, &p, err, sizeof err)) {
+        fprintf(stderr, "cuzk pce bench: %s\n", err);
+        r1cs_partition_free(&classic);
+        return 1;
+    }
+    double t_open = timing_now_ms() - t0;
+    printf("classic synthesis  %.1f ms (%zu rows)\n", t_classic, classic.num_constraints);
+    printf("open + validate    %.1f ms on %u threads\n", t_open, o.threads);
+    int rc = 0;
+    for (unsigned t = 1; t <= o.threads && rc == 0; t *= 2) {
+        for (int rep = 0; rep < 2 && rc == 0; rep++) { /* the first touches the mapping */
+            r1cs_partition q;
+            fr *in = fr_copy(classic.input, classic.num_inputs),
+               *aux = fr_copy(classic.aux, classic.num_aux);
+            t0 = timing_now_ms();
+            if (!in || !aux || pce_partition(&p, in, aux, t, &q, err, sizeof err)) {
+                fprintf(stderr, "cuzk pce bench: %s\n", in && aux ? err : "out of memory");
+                free(in);
+                free(aux);
+                rc = 1;
+                break;
+            }
+            double ms = timing_now_ms() - t0;
+            int ok = same(&classic, &q);
+            t0 = timing_now_ms(); /* again into the touched buffers: the SpMV alone */
+            rc = pce_eval(&p, q.input, q.aux, q.a, q.b, q.c, t) != 0;
+            double ms_eval = timing_now_ms() - t0;
+            ok = ok && same(&classic, &q);
+            printf("pce T=%-3u          partition %.1f ms, SpMV alone %.1f ms (%.1f M rows/s, "
+                   "%.1f M terms/s)%s\n",
+                   t, ms, ms_eval, 1e-3 * (double)p.rows / ms_eval,
+                   1e-3 * (double)(p.nnz[0] + p.nnz[1] + p.nnz[2]) / ms_eval,
+                   ok ? ", identical to classic" : ", DIFFERENT");
+            rc = rc || !ok;
+            r1cs_partition_free(&q);
+        }
+        if (t < o.threads && 2 * t > o.threads)
+            t = o.threads / 2;
+    }
+    pce_free(&p);
+    r1cs_partition_free(&classic);
+    return rc;
+}
+
 int cmd_pce(int argc, char **argv) {
+    if (argc >= 2 && strcmp(argv[0], "bench") == 0)
+        return bench(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[0], "build") == 0)
         return build(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[0], "info") == 0)

@@ -82,7 +82,7 @@ typedef struct {
  * counts, as after r1cs_take_matrices) into an in-memory pce.  circuit_id and
  * params_stem may be NULL.  0, or -1 with a message. */
 int pce_from_recording(r1cs_cs *cs, const char *circuit_id, const char *params_stem,
-                       uint64_t build_ms, unsigned threads, r1cs_pce *out, char *err, size_t cap);
+                       uint64_t build_ms, r1cs_pce *out, char *err, size_t cap);
 
 /* Writes p to path atomically (path.tmpPID, fsync, rename).  0, or -1. */
 int pce_write(const r1cs_pce *p, const char *path, unsigned threads, char *err, size_t cap);

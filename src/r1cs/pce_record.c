@@ -106,8 +106,7 @@ static void mark_density(const r1cs_pce *p, int m, uint64_t *in_bits, uint64_t *
 }
 
 int pce_from_recording(r1cs_cs *cs, const char *circuit_id, const char *params_stem,
-                       uint64_t build_ms, unsigned threads, r1cs_pce *out, char *err, size_t cap) {
-    (void)threads;
+                       uint64_t build_ms, r1cs_pce *out, char *err, size_t cap) {
     memset(out, 0, sizeof *out);
     if (cs->err)
         return err_set(err, cap, "the recording failed: %s", cs->msg);

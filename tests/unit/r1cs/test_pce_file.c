@@ -194,7 +194,7 @@ static void one(const char *spec) {
     r1cs_segment_mark marks[2];
     memcpy(marks, seg, sizeof marks);
     r1cs_pce p;
-    CHECK(pce_from_recording(cs, "toy", "stem-x", 17, 2, &p, err, sizeof err) == 0);
+    CHECK(pce_from_recording(cs, "toy", "stem-x", 17, &p, err, sizeof err) == 0);
     r1cs_cs_free(cs);
     same_matrices(&p, &ref);
     CHECK(p.dict_len >= 3 && p.coef_width == 2 && p.dict_class[0] == PCE_PLUS_ONE &&

@@ -40,7 +40,8 @@ static void compare(const r1cs_pce *p, const r1cs_partition *classic, const unsi
         r1cs_partition q;
         char err[256];
         CHECK(pce_partition(p, fr_dup(classic->input, classic->num_inputs),
-                            fr_dup(classic->aux, classic->num_aux), ts[i], &q, err, sizeof err) == 0);
+                            fr_dup(classic->aux, classic->num_aux), ts[i], &q, err,
+                            sizeof err) == 0);
         same_partition(classic, &q);
         r1cs_partition_free(&q);
     }
@@ -55,7 +56,7 @@ static void toy(const char *spec) {
     r1cs_pce p;
     CHECK(r1cs_synthesize(cs, c.fn, &c) == R1CS_OK && r1cs_take_partition(cs, &classic) == 0);
     CHECK(r1cs_synthesize(rc, c.fn, &c) == R1CS_OK);
-    CHECK(pce_from_recording(rc, spec, NULL, 0, 1, &p, err, sizeof err) == 0);
+    CHECK(pce_from_recording(rc, spec, NULL, 0, &p, err, sizeof err) == 0);
     static const unsigned ts[] = {1, 2, 3, 7};
     compare(&p, &classic, ts, 4);
     pce_free(&p);
@@ -77,7 +78,7 @@ static void filecoin(const char *name, const char *dir) {
           r1cs_take_partition(cs, &classic) == 0);
     CHECK(circuit_name_synthesize(rc, &c, NULL) == 0 && r1cs_finish(rc) == R1CS_OK);
     r1cs_pce mem, f;
-    CHECK(pce_from_recording(rc, name, c.stem, 0, 2, &mem, err, sizeof err) == 0);
+    CHECK(pce_from_recording(rc, name, c.stem, 0, &mem, err, sizeof err) == 0);
     snprintf(path, sizeof path, "%s/%s.pce", dir, name);
     CHECK(pce_write(&mem, path, 2, err, sizeof err) == 0);
     pce_free(&mem);
