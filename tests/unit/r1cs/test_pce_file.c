@@ -227,6 +227,51 @@ static void one(const char *spec) {
     r1cs_cs_free(cc);
 }
 
+/* More distinct coefficients than u16 indexes hold: 70,000 rows, each with
+ * its own coefficient. */
+static int wide_circuit(r1cs_cs *cs, void *vctx) {
+    (void)vctx;
+    r1cs_var x = r1cs_alloc(cs, NULL);
+    r1cs_lc a = R1CS_LC_INIT, b = R1CS_LC_INIT, o = R1CS_LC_INIT;
+    r1cs_lc_set_var(&b, R1CS_ONE);
+    for (uint64_t k = 0; k < 70000; k++) {
+        fr c;
+        fr_set_u64(&c, k + 3);
+        r1cs_lc_clear(&a);
+        r1cs_lc_add_term(&a, x, &c);
+        r1cs_lc_add_var(&a, R1CS_ONE);
+        r1cs_enforce(cs, NULL, &a, &b, &o);
+    }
+    r1cs_lc_free(&a);
+    r1cs_lc_free(&b);
+    r1cs_lc_free(&o);
+    return 0;
+}
+
+static void wide(void) {
+    char err[512] = "", path[128];
+    r1cs_cs *cs = r1cs_cs_new(R1CS_RECORD, 0, NULL), *cs2 = r1cs_cs_new(R1CS_RECORD, 0, NULL);
+    r1cs_matrices ref;
+    CHECK(r1cs_synthesize(cs, wide_circuit, NULL) == R1CS_OK);
+    CHECK(r1cs_synthesize(cs2, wide_circuit, NULL) == R1CS_OK);
+    CHECK(r1cs_take_matrices(cs2, &ref) == R1CS_OK);
+    r1cs_pce p, f;
+    CHECK(pce_from_recording(cs, "wide", NULL, 0, &p, err, sizeof err) == 0);
+    CHECK(p.dict_len == 70002 && p.coef_width == 4);
+    same_matrices(&p, &ref);
+    snprintf(path, sizeof path, "%s/wide.pce", dir);
+    CHECK(pce_write(&p, path, 2, err, sizeof err) == 0);
+    CHECK(pce_open(path, NULL, 2, &f, err, sizeof err) == 0);
+    CHECK(f.coef_width == 4 && f.dict_len == 70002);
+    same_matrices(&f, &ref);
+    pce_free(&f);
+    unlink(path);
+    pce_free(&p);
+    r1cs_matrices_free(&ref);
+    r1cs_cs_free(cs);
+    r1cs_cs_free(cs2);
+}
+
 int main(void) {
     check_seed("test_pce_file");
     snprintf(dir, sizeof dir, "/tmp/test_pce_XXXXXX");
@@ -236,6 +281,7 @@ int main(void) {
     char spec[64];
     snprintf(spec, sizeof spec, "random:3000:%llu", (unsigned long long)check_rand64());
     one(spec);
+    wide();
     /* missing file and an empty one: a clear error */
     char err[512], path[128];
     r1cs_pce p;
