@@ -158,7 +158,7 @@ int pce_write(const r1cs_pce *p, const char *path, unsigned threads, char *err, 
         j.base[k] = data[k];
     par_run(threads, j.n, digest_task, &j);
 
-    static pce_header h; /* zero padding up to HEADER_BYTES matters: it is checksummed */
+    pce_header h; /* zeroed whole below: its padding is checksummed too */
     unsigned char block[HEADER_BYTES];
     memset(&h, 0, sizeof h);
     memcpy(h.magic, MAGIC, 8);
