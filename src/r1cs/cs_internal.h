@@ -6,8 +6,9 @@
  *   values (PROVE, checking COUNT): input[], aux[]         32 B per variable
  *   PROVE:  a[], b[], c[]                                  96 B per row
  *           a_aux, b_input, b_aux bitmaps                  3 bits per variable
- *   RECORD: per matrix row_ptr[] (4 B per row), col[] (4 B) + coef[] (4 B) per
- *           term; coef indexes a dictionary of distinct coefficients
+ *   RECORD: per matrix row_ptr[] (4 B per row), col[] (4 B) + coef[] (2 B, 4 B
+ *           past 65,536 distinct coefficients) per term; coef indexes a
+ *           dictionary of distinct coefficients
  * Arrays grow by doubling (realloc; glibc moves large blocks with mremap, not
  * copies) unless a capacity hint reserved them up front. */
 #ifndef CUZK_R1CS_CS_INTERNAL_H
@@ -56,7 +57,9 @@ struct r1cs_cs {
      * coef holds dictionary indexes: dict[0] = +1, dict[1] = -1 by
      * construction, the rest in order of first use, found through an open-
      * addressing table of dict_slots (a power of two) entries, index + 1 or 0. */
-    r1cs_u32vec row_ptr[3], col[3], coef[3];
+    r1cs_u32vec row_ptr[3], col[3];
+    r1cs_u32vec coef[3]; /* p holds u16 or u32 entries (coef_width bytes each), cap counts them */
+    uint32_t coef_width; /* 2 until the dictionary passes 65,536 entries, then 4 */
     r1cs_frvec dict;
     uint32_t *dict_slot;
     size_t dict_slots;

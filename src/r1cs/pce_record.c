@@ -123,23 +123,17 @@ int pce_from_recording(r1cs_cs *cs, const char *circuit_id, const char *params_s
     p->num_inputs = cs->num_inputs;
     p->num_aux = cs->num_aux;
     p->dict_len = (uint32_t)cs->dict.len;
-    p->coef_width = p->dict_len <= 65536 ? 2 : 4;
+    p->coef_width = cs->coef_width; /* u16 unless the dictionary outgrew it */
     p->build_ms = build_ms;
     for (int m = 0; m < 3; m++) {
         r1cs_u32vec *rp = &cs->row_ptr[m], *col = &cs->col[m], *coef = &cs->coef[m];
         p->nnz[m] = col->len;
         for (size_t k = 0; k < col->len; k++) /* aux id -> index, input -> index | tag */
             col->p[k] ^= R1CS_AUX_BIT;
-        if (p->coef_width == 2) { /* narrowed in place, front to back */
-            uint16_t *c16 = (uint16_t *)coef->p;
-            for (size_t k = 0; k < coef->len; k++)
-                c16[k] = (uint16_t)coef->p[k];
-        }
         r1cs_trim(cs, (void **)&rp->p, &rp->cap, rp->len, sizeof(uint32_t));
         r1cs_trim(cs, (void **)&col->p, &col->cap, col->len, sizeof(uint32_t));
-        r1cs_trim(cs, (void **)&coef->p, &coef->cap, (coef->len * p->coef_width + 3) / 4,
-                  sizeof(uint32_t));
-        cs->bytes -= (rp->cap + col->cap + coef->cap) * sizeof(uint32_t);
+        r1cs_trim(cs, (void **)&coef->p, &coef->cap, coef->len, p->coef_width);
+        cs->bytes -= (rp->cap + col->cap) * sizeof(uint32_t) + coef->cap * p->coef_width;
         p->row_ptr[m] = rp->p;
         p->col[m] = col->p;
         p->coef[m] = coef->p;

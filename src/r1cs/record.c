@@ -5,8 +5,9 @@
  * interleave), so columns are kept as variable ids (bit 31 = aux) and mapped
  * to z's numbering, aux i -> num_inputs + i, when the matrices are taken.
  * Coefficients are stored as indexes into a dictionary of the distinct values
- * (circuits use few: +-1, powers of two, some constants), so a term costs 8
- * bytes instead of 36: the 32 GiB PoRep (722 M terms) records in ~7 GB.
+ * (circuits use few: +-1, powers of two, some constants), u16 while the
+ * dictionary fits (all three arrays widen to u32 in place if it outgrows
+ * 65,536 entries), so a term costs 6 bytes instead of 36.
  * r1cs_take_matrices expands them back to 32-byte values; the PCE file
  * (pce.h) keeps the compact form. */
 #include <stdlib.h>
@@ -46,6 +47,30 @@ static int dict_rehash(r1cs_cs *cs, size_t slots) {
     return 1;
 }
 
+/* Index arrays from u16 to u32, in place back to front (the dictionary just
+ * outgrew u16).  0 on out of memory. */
+static int widen(r1cs_cs *cs) {
+    for (int m = 0; m < 3; m++) {
+        r1cs_u32vec *c = &cs->coef[m];
+        if (!c->cap)
+            continue;
+        void *q = realloc(c->p, c->cap * sizeof(uint32_t));
+        if (!q) {
+            r1cs_set_error(cs, R1CS_ERR_NOMEM, "out of memory widening coefficient indexes");
+            return 0;
+        }
+        c->p = q;
+        const uint16_t *c16 = q;
+        for (size_t k = c->len; k-- > 0;)
+            c->p[k] = c16[k];
+        cs->bytes += c->cap * 2;
+    }
+    if (cs->bytes > cs->peak)
+        cs->peak = cs->bytes;
+    cs->coef_width = 4;
+    return 1;
+}
+
 /* The dictionary index of a non-zero coefficient; UINT32_MAX on error. */
 static inline uint32_t dict_index(r1cs_cs *cs, const fr *x) {
     if (r1cs_fr_one(x))
@@ -64,6 +89,8 @@ static inline uint32_t dict_index(r1cs_cs *cs, const fr *x) {
         return UINT32_MAX;
     }
     uint32_t idx = (uint32_t)cs->dict.len;
+    if (idx == 65536 && !widen(cs))
+        return UINT32_MAX;
     if (!r1cs_frvec_push(cs, &cs->dict, x))
         return UINT32_MAX;
     cs->dict_slot[s] = idx + 1;
@@ -73,6 +100,7 @@ static inline uint32_t dict_index(r1cs_cs *cs, const fr *x) {
 }
 
 int r1cs_record_reserve(r1cs_cs *cs, const r1cs_hint *h) {
+    cs->coef_width = 2;
     const size_t nnz[3] = {h->nnz_a, h->nnz_b, h->nnz_c};
     size_t rows = h->constraints ? h->constraints + h->inputs : 0;
     for (int m = 0; m < 3; m++) {
@@ -80,8 +108,7 @@ int r1cs_record_reserve(r1cs_cs *cs, const r1cs_hint *h) {
                           sizeof(uint32_t), R1CS_PRESIZE) ||
             !r1cs_reserve(cs, (void **)&cs->col[m].p, &cs->col[m].cap, nnz[m], sizeof(uint32_t),
                           R1CS_PRESIZE) ||
-            !r1cs_reserve(cs, (void **)&cs->coef[m].p, &cs->coef[m].cap, nnz[m], sizeof(uint32_t),
-                          R1CS_PRESIZE))
+            !r1cs_reserve(cs, (void **)&cs->coef[m].p, &cs->coef[m].cap, nnz[m], 2, R1CS_PRESIZE))
             return 0;
         cs->row_ptr[m].p[0] = 0;
         cs->row_ptr[m].len = 1;
@@ -119,7 +146,7 @@ static int append_row(r1cs_cs *cs, int m, const r1cs_lc *lc) {
         return 0;
     }
     if (!r1cs_reserve(cs, (void **)&col->p, &col->cap, need, sizeof(uint32_t), R1CS_GROW) ||
-        !r1cs_reserve(cs, (void **)&coef->p, &coef->cap, need, sizeof(uint32_t), R1CS_GROW) ||
+        !r1cs_reserve(cs, (void **)&coef->p, &coef->cap, need, cs->coef_width, R1CS_GROW) ||
         !r1cs_reserve(cs, (void **)&rp->p, &rp->cap, rp->len + 1, sizeof(uint32_t), R1CS_GROW))
         return 0;
     size_t n = col->len;
@@ -130,7 +157,10 @@ static int append_row(r1cs_cs *cs, int m, const r1cs_lc *lc) {
         if (d == UINT32_MAX)
             return 0;
         col->p[n] = t[k].var;
-        coef->p[n] = d;
+        if (cs->coef_width == 2) /* read after dict_index: it may have widened */
+            ((uint16_t *)coef->p)[n] = (uint16_t)d;
+        else
+            coef->p[n] = d;
         n++;
     }
     cs->nnz[m] += nz;
@@ -159,7 +189,7 @@ static int take_matrix(r1cs_cs *cs, int m, r1cs_csr *out) {
         uint32_t v = col->p[k];
         if (v & R1CS_AUX_BIT)
             col->p[k] = nin + (v & R1CS_MAX_INDEX);
-        val[k] = cs->dict.p[coef->p[k]];
+        val[k] = cs->dict.p[cs->coef_width == 2 ? ((const uint16_t *)coef->p)[k] : coef->p[k]];
     }
     r1cs_trim(cs, (void **)&rp->p, &rp->cap, rp->len, sizeof(uint32_t));
     r1cs_trim(cs, (void **)&col->p, &col->cap, col->len, sizeof(uint32_t));
@@ -168,7 +198,7 @@ static int take_matrix(r1cs_cs *cs, int m, r1cs_csr *out) {
     out->col = col->p;
     out->val = val;
     cs->bytes -=
-        rp->cap * sizeof(uint32_t) + col->cap * sizeof(uint32_t) + coef->cap * sizeof(uint32_t);
+        rp->cap * sizeof(uint32_t) + col->cap * sizeof(uint32_t) + coef->cap * cs->coef_width;
     free(coef->p);
     memset(rp, 0, sizeof *rp);
     memset(col, 0, sizeof *col);

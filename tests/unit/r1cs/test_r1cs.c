@@ -315,8 +315,8 @@ static int same_partition(const r1cs_partition *x, const r1cs_partition *y) {
 
 static int fr_cmp(const void *x, const void *y) { return memcmp(x, y, sizeof(fr)); }
 
-/* Bytes a recording of m holds when nothing grew: row pointers and 8 bytes a
- * term (column, dictionary index), plus the coefficient dictionary (+1, -1
+/* Bytes a recording of m holds when nothing grew: row pointers and 6 bytes a
+ * term (column, u16 dictionary index), plus the coefficient dictionary (+1, -1
  * and the other distinct values; its vector doubles from 256 entries, its
  * hash table from 1024 slots, kept at most half full). */
 static size_t compact_bytes(const r1cs_matrices *m) {
@@ -327,7 +327,7 @@ static size_t compact_bytes(const r1cs_matrices *m) {
     fr *v = malloc((n + 2) * sizeof(fr));
     size_t at = 0;
     for (int i = 0; i < 3; i++) {
-        bytes += (x[i]->rows + 1) * 4 + r1cs_csr_nnz(x[i]) * 8;
+        bytes += (x[i]->rows + 1) * 4 + r1cs_csr_nnz(x[i]) * 6;
         memcpy(v + at, x[i]->val, r1cs_csr_nnz(x[i]) * sizeof(fr));
         at += r1cs_csr_nnz(x[i]);
     }
