@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/mman.h>
 #include <sys/resource.h>
 
 #include "filecoin/porep/porep_circuit.h"
@@ -242,6 +243,17 @@ static double cpu_ms(void) {
            1e-3 * (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
 }
 
+/* 2 MiB-aligned memory advised for transparent huge pages. */
+static void *huge_alloc(size_t bytes) {
+    void *p = NULL;
+    if (posix_memalign(&p, (size_t)2 << 20, bytes ? bytes : 1))
+        return NULL;
+#ifdef MADV_HUGEPAGE
+    madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+    return p;
+}
+
 /* --witness: the blank circuit's segments by a counting run, then witness
  * generation alone (R1CS_WITNESS views on `threads` threads) into one input and
  * one aux vector, reps times. */
@@ -259,11 +271,18 @@ static int bench_witness(const circuit_id *c, const void *wp, unsigned threads, 
     const r1cs_segment_mark *segs;
     size_t nseg = r1cs_get_segments(cs, &segs);
     printf("segments           %zu (counting run %.1f ms)\n", nseg, timing_now_ms() - t0);
-    fr *in = malloc(k.inputs * sizeof(fr)), *aux = malloc(k.aux * sizeof(fr));
-    int rc = !in || !aux;
-    if (rc)
-        fprintf(stderr, "cuzk bench synth: out of memory for the witness vectors\n");
+    int rc = 0;
     for (unsigned rep = 0; rep < reps && rc == 0; rep++) {
+        /* fresh vectors every rep, as a partition gets them: first-touch
+         * faults are part of the cost (huge pages advised, as r1cs does) */
+        fr *in = malloc(k.inputs * sizeof(fr)), *aux = huge_alloc(k.aux * sizeof(fr));
+        if (!in || !aux) {
+            fprintf(stderr, "cuzk bench synth: out of memory for the witness vectors\n");
+            free(in);
+            free(aux);
+            rc = 1;
+            break;
+        }
         char err[256] = "";
         double cs0 = cpu_ms(), ts = timing_now_ms();
         int r = c->porep ? porep_witness_generate(&c->ps, wp, segs, nseg, k.inputs, k.aux, threads,
@@ -273,6 +292,8 @@ static int bench_witness(const circuit_id *c, const void *wp, unsigned threads, 
         double ms = timing_now_ms() - ts, cpu = cpu_ms() - cs0;
         if (r) {
             fprintf(stderr, "cuzk bench synth: witness: %s\n", err);
+            free(in);
+            free(aux);
             rc = 1;
             break;
         }
@@ -282,9 +303,9 @@ static int bench_witness(const circuit_id *c, const void *wp, unsigned threads, 
                "constraints/s, %.1f ms CPU, peak RSS %.1f MiB\n",
                rep, k.inputs, k.aux, threads, ms, 1e-3 * (double)k.constraints_total / ms, cpu,
                (double)ru.ru_maxrss / 1024.0);
+        free(in);
+        free(aux);
     }
-    free(in);
-    free(aux);
     r1cs_cs_free(cs);
     return rc;
 }
