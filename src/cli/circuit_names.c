@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "filecoin/porep/porep_circuit.h"
+#include "filecoin/porep/porep_witness_par.h"
 #include "filecoin/post/post_circuit.h"
 #include "filecoin/proof_types.h"
 
@@ -139,6 +140,9 @@ int circuit_name_witness(circuit_witness *w, const circuit_name *c, uint64_t see
                                 f + z.data_leaf + z.d_sib + z.rows,
                                 u + z.d_index + z.c_index,
                                 f + z.data_leaf + z.d_sib + z.rows + z.c_sib};
+        /* c_x rows = the labels of the parents' rows, as in a real witness
+         * (the parallel witness generator checks them) */
+        porep_witness_fix_labels(&c->ps, f + z.data_leaf + z.d_sib, &k[0], ch);
         w->mem = m;
         return 0;
     }

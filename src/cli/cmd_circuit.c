@@ -4,8 +4,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 
 #include "cli/circuit_names.h"
+#include "filecoin/porep/porep_witness_par.h"
+#include "filecoin/post/post_witness_par.h"
+#include "util/parallel.h"
 #include "util/timing.h"
 
 static unsigned log2_ceil(size_t n) {
@@ -58,23 +63,121 @@ int cmd_circuit(int argc, char **argv) {
     return 0;
 }
 
+/* CPU time of the process (all threads): steadier than wall time on a shared
+ * machine. */
+static double cpu_ms(void) {
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return 1e3 * (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+           1e-3 * (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+}
+
+/* 2 MiB-aligned memory advised for transparent huge pages. */
+static void *huge_alloc(size_t bytes) {
+    void *p = NULL;
+    if (posix_memalign(&p, (size_t)2 << 20, bytes ? bytes : 1))
+        return NULL;
+#ifdef MADV_HUGEPAGE
+    madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+    return p;
+}
+
+/* --witness: the blank circuit's segments by a counting run, then witness
+ * generation alone (R1CS_WITNESS views on `threads` threads) into one input and
+ * one aux vector, reps times. */
+static int bench_witness(const circuit_name *c, const void *wp, unsigned threads, unsigned reps) {
+    double t0 = timing_now_ms();
+    r1cs_cs *cs = r1cs_cs_new(R1CS_COUNT, 0, NULL);
+    if (!cs || circuit_name_synthesize(cs, c, NULL) || r1cs_finish(cs)) {
+        fprintf(stderr, "cuzk bench synth: counting failed: %s\n",
+                cs ? r1cs_error_message(cs) : "out of memory");
+        r1cs_cs_free(cs);
+        return 1;
+    }
+    r1cs_counts k;
+    r1cs_get_counts(cs, &k);
+    const r1cs_segment_mark *segs;
+    size_t nseg = r1cs_get_segments(cs, &segs);
+    printf("segments           %zu (counting run %.1f ms)\n", nseg, timing_now_ms() - t0);
+    int rc = 0;
+    for (unsigned rep = 0; rep < reps && rc == 0; rep++) {
+        /* fresh vectors every rep, as a partition gets them: first-touch
+         * faults are part of the cost (huge pages advised, as r1cs does) */
+        fr *in = malloc(k.inputs * sizeof(fr)), *aux = huge_alloc(k.aux * sizeof(fr));
+        if (!in || !aux) {
+            fprintf(stderr, "cuzk bench synth: out of memory for the witness vectors\n");
+            free(in);
+            free(aux);
+            rc = 1;
+            break;
+        }
+        char err[256] = "";
+        double cs0 = cpu_ms(), ts = timing_now_ms();
+        int r = c->porep ? porep_witness_generate(&c->ps, wp, segs, nseg, k.inputs, k.aux, threads,
+                                                  in, aux, err, sizeof err)
+                         : post_witness_generate(&c->qs, wp, segs, nseg, k.inputs, k.aux, threads,
+                                                 in, aux, err, sizeof err);
+        double ms = timing_now_ms() - ts, cpu = cpu_ms() - cs0;
+        if (r) {
+            fprintf(stderr, "cuzk bench synth: witness: %s\n", err);
+            free(in);
+            free(aux);
+            rc = 1;
+            break;
+        }
+        struct rusage ru;
+        getrusage(RUSAGE_SELF, &ru);
+        printf("rep %u: witness %zu inputs, %zu aux on %u threads in %.1f ms = %.2f M "
+               "constraints/s, %.1f ms CPU, peak RSS %.1f MiB\n",
+               rep, k.inputs, k.aux, threads, ms, 1e-3 * (double)k.constraints_total / ms, cpu,
+               (double)ru.ru_maxrss / 1024.0);
+        free(in);
+        free(aux);
+    }
+    r1cs_cs_free(cs);
+    return rc;
+}
+
 int cmd_bench_synth(int argc, char **argv) {
-    const char *usage = "usage: cuzk bench synth NAME [--reps R]   (proving-mode synthesis of "
-                        "one partition, synthetic witness)";
-    unsigned reps = 3;
-    if (argc != 1 && !(argc == 3 && strcmp(argv[1], "--reps") == 0)) {
+    const char *usage = "usage: cuzk bench synth NAME [--reps R] [--witness [--threads T]]\n"
+                        "  proving-mode synthesis of one partition, synthetic witness; with\n"
+                        "  --witness, witness generation alone on T threads (default: all CPUs)";
+    unsigned reps = 3, threads = 0;
+    int witness = 0;
+    if (argc < 1) {
         fprintf(stderr, "%s\n", usage);
         return 2;
     }
-    if (argc == 3) {
-        char *end;
-        long r = strtol(argv[2], &end, 10);
-        if (*end || r < 1 || r > 1000) {
-            fprintf(stderr, "cuzk bench synth: --reps \"%s\" is not 1..1000\n", argv[2]);
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--witness") == 0) {
+            witness = 1;
+            continue;
+        }
+        int is_reps = strcmp(argv[i], "--reps") == 0,
+            is_threads = strcmp(argv[i], "--threads") == 0;
+        if ((!is_reps && !is_threads) || i + 1 >= argc) {
+            fprintf(stderr, "%s\n", usage);
             return 2;
         }
-        reps = (unsigned)r;
+        char *end;
+        long r = strtol(argv[++i], &end, 10);
+        if (*end || r < 1 || r > (is_reps ? 1000 : 1024)) {
+            fprintf(stderr, "cuzk bench synth: %s \"%s\" is not 1..%d\n", argv[i - 1], argv[i],
+                    is_reps ? 1000 : 1024);
+            return 2;
+        }
+        if (is_reps)
+            reps = (unsigned)r;
+        else
+            threads = (unsigned)r;
     }
+    if (threads && !witness) {
+        fprintf(stderr, "cuzk bench synth: --threads goes with --witness\n");
+        return 2;
+    }
+    if (!threads)
+        threads = par_cpu_count();
     circuit_name c;
     if (circuit_name_parse(&c, argv[0]))
         return 2;
@@ -87,6 +190,11 @@ int cmd_bench_synth(int argc, char **argv) {
     circuit_name_describe(&c);
     printf("synthetic witness  %.1f ms\n", timing_now_ms() - t0);
     const void *wp = c.porep ? (const void *)&w.pw : (const void *)&w.qw;
+    if (witness) {
+        int r = bench_witness(&c, wp, threads, reps);
+        circuit_witness_free(&w);
+        return r;
+    }
     int rc = 0;
     for (unsigned rep = 0; rep < reps && rc == 0; rep++) {
         double ts = timing_now_ms();

@@ -2,6 +2,8 @@
  * function; comments name the arm of upstream's match being followed. */
 #include "gadget/boolean.h"
 
+#include "field/constants.h"
+
 static fr fr_one_const(void) {
     fr one;
     fr_set_one(&one);
@@ -14,9 +16,9 @@ static fr fr_one_const(void) {
 static r1cs_var alloc_value(r1cs_cs *cs, int v) {
     if (!r1cs_has_values(cs) || v < 0)
         return r1cs_alloc(cs, NULL);
-    fr x;
-    fr_set_u64(&x, (uint64_t)v);
-    return r1cs_alloc(cs, &x);
+    /* the constants, not fr_set_u64: no Montgomery multiplication per bit */
+    static const fr zero = {{0, 0, 0, 0}};
+    return r1cs_alloc(cs, v ? &FR_ONE : &zero);
 }
 
 static int and_val(int a, int b) { return (a < 0 || b < 0) ? -1 : (a & b); }
@@ -24,26 +26,30 @@ static int not_val(int a) { return a < 0 ? -1 : !a; }
 
 gbit gbit_alloc(r1cs_cs *cs, int value) {
     gbit r = {alloc_value(cs, value), (int8_t)(value < 0 ? -1 : value != 0)};
-    r1cs_lc a = R1CS_LC_INIT, b = R1CS_LC_INIT, c = R1CS_LC_INIT;
-    r1cs_lc_add_var(&a, R1CS_ONE);
-    r1cs_lc_sub_var(&a, r.var);
-    r1cs_lc_add_var(&b, r.var);
-    r1cs_enforce(cs, "boolean constraint", &a, &b, &c);
+    R1CS_LC_ONLY(cs) {
+        r1cs_lc a = R1CS_LC_INIT, b = R1CS_LC_INIT, c = R1CS_LC_INIT;
+        r1cs_lc_add_var(&a, R1CS_ONE);
+        r1cs_lc_sub_var(&a, r.var);
+        r1cs_lc_add_var(&b, r.var);
+        r1cs_enforce(cs, "boolean constraint", &a, &b, &c);
+    }
     return r;
 }
 
 gbit gbit_xor(r1cs_cs *cs, gbit a, gbit b) {
     int v = (a.val < 0 || b.val < 0) ? -1 : (a.val ^ b.val);
     gbit r = {alloc_value(cs, v), (int8_t)v};
-    r1cs_lc la = R1CS_LC_INIT, lb = R1CS_LC_INIT, lc = R1CS_LC_INIT;
-    /* `lc + a + a`: one term with coefficient 2 */
-    r1cs_lc_add_var(&la, a.var);
-    r1cs_lc_add_var(&la, a.var);
-    r1cs_lc_add_var(&lb, b.var);
-    r1cs_lc_add_var(&lc, a.var);
-    r1cs_lc_add_var(&lc, b.var);
-    r1cs_lc_sub_var(&lc, r.var);
-    r1cs_enforce(cs, "xor constraint", &la, &lb, &lc);
+    R1CS_LC_ONLY(cs) {
+        r1cs_lc la = R1CS_LC_INIT, lb = R1CS_LC_INIT, lc = R1CS_LC_INIT;
+        /* `lc + a + a`: one term with coefficient 2 */
+        r1cs_lc_add_var(&la, a.var);
+        r1cs_lc_add_var(&la, a.var);
+        r1cs_lc_add_var(&lb, b.var);
+        r1cs_lc_add_var(&lc, a.var);
+        r1cs_lc_add_var(&lc, b.var);
+        r1cs_lc_sub_var(&lc, r.var);
+        r1cs_enforce(cs, "xor constraint", &la, &lb, &lc);
+    }
     return r;
 }
 
@@ -63,11 +69,13 @@ static gbit and_form(r1cs_cs *cs, gbit a, int neg_a, gbit b, int neg_b, const ch
     int vb = neg_b ? not_val(b.val) : b.val;
     int v = and_val(va, vb);
     gbit r = {alloc_value(cs, v), (int8_t)v};
-    r1cs_lc la = R1CS_LC_INIT, lb = R1CS_LC_INIT, lc = R1CS_LC_INIT;
-    operand_lc(&la, a.var, neg_a);
-    operand_lc(&lb, b.var, neg_b);
-    r1cs_lc_add_var(&lc, r.var);
-    r1cs_enforce(cs, name, &la, &lb, &lc);
+    R1CS_LC_ONLY(cs) {
+        r1cs_lc la = R1CS_LC_INIT, lb = R1CS_LC_INIT, lc = R1CS_LC_INIT;
+        operand_lc(&la, a.var, neg_a);
+        operand_lc(&lb, b.var, neg_b);
+        r1cs_lc_add_var(&lc, r.var);
+        r1cs_enforce(cs, name, &la, &lb, &lc);
+    }
     return r;
 }
 
@@ -186,17 +194,19 @@ gbool gbool_sha256_ch(r1cs_cs *cs, gbool a, gbool b, gbool c) {
     /* a == true (or nothing constant) falls through: upstream allocates
      * even for a constant-true a, where ch = b would be free. */
     gbit ch = {alloc_value(cs, v), (int8_t)v};
-    fr one = fr_one_const();
-    r1cs_lc la = R1CS_LC_INIT, lb = R1CS_LC_INIT, lc = R1CS_LC_INIT;
-    gbool_lc_add(&la, b, &one);
-    gbool_lc_sub(&la, c, &one);
-    gbool_lc_add(&lb, a, &one);
-    r1cs_lc_add_var(&lc, ch.var);
-    gbool_lc_sub(&lc, c, &one);
-    r1cs_enforce(cs, "ch computation", &la, &lb, &lc);
-    r1cs_lc_free(&la);
-    r1cs_lc_free(&lb);
-    r1cs_lc_free(&lc);
+    R1CS_LC_ONLY(cs) {
+        fr one = fr_one_const();
+        r1cs_lc la = R1CS_LC_INIT, lb = R1CS_LC_INIT, lc = R1CS_LC_INIT;
+        gbool_lc_add(&la, b, &one);
+        gbool_lc_sub(&la, c, &one);
+        gbool_lc_add(&lb, a, &one);
+        r1cs_lc_add_var(&lc, ch.var);
+        gbool_lc_sub(&lc, c, &one);
+        r1cs_enforce(cs, "ch computation", &la, &lb, &lc);
+        r1cs_lc_free(&la);
+        r1cs_lc_free(&lb);
+        r1cs_lc_free(&lc);
+    }
     return gbool_is(ch);
 }
 
@@ -227,25 +237,29 @@ gbool gbool_sha256_maj(r1cs_cs *cs, gbool a, gbool b, gbool c) {
     r1cs_push(cs, "b and c");
     gbool bc = gbool_and(cs, b, c);
     r1cs_pop(cs);
-    fr one = fr_one_const();
-    r1cs_lc la = R1CS_LC_INIT, lb = R1CS_LC_INIT, lc = R1CS_LC_INIT;
-    gbool_lc_add(&la, bc, &one);
-    gbool_lc_add(&la, bc, &one);
-    gbool_lc_sub(&la, b, &one);
-    gbool_lc_sub(&la, c, &one);
-    gbool_lc_add(&lb, a, &one);
-    gbool_lc_add(&lc, bc, &one);
-    r1cs_lc_sub_var(&lc, maj.var);
-    r1cs_enforce(cs, "maj computation", &la, &lb, &lc);
-    r1cs_lc_free(&la);
-    r1cs_lc_free(&lb);
-    r1cs_lc_free(&lc);
+    R1CS_LC_ONLY(cs) {
+        fr one = fr_one_const();
+        r1cs_lc la = R1CS_LC_INIT, lb = R1CS_LC_INIT, lc = R1CS_LC_INIT;
+        gbool_lc_add(&la, bc, &one);
+        gbool_lc_add(&la, bc, &one);
+        gbool_lc_sub(&la, b, &one);
+        gbool_lc_sub(&la, c, &one);
+        gbool_lc_add(&lb, a, &one);
+        gbool_lc_add(&lc, bc, &one);
+        r1cs_lc_sub_var(&lc, maj.var);
+        r1cs_enforce(cs, "maj computation", &la, &lb, &lc);
+        r1cs_lc_free(&la);
+        r1cs_lc_free(&lb);
+        r1cs_lc_free(&lc);
+    }
     return gbool_is(maj);
 }
 
 int gbool_enforce_equal(r1cs_cs *cs, gbool a, gbool b) {
     if (gbool_is_const(a) && gbool_is_const(b))
         return a.val == b.val ? 0 : -1;
+    if (!r1cs_wants_lcs(cs))
+        return 0;
     fr one = fr_one_const();
     r1cs_lc z0 = R1CS_LC_INIT, z1 = R1CS_LC_INIT, lc = R1CS_LC_INIT;
     const char *name;

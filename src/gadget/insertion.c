@@ -10,15 +10,17 @@ gnum insertion_pick(r1cs_cs *cs, gbool cond, const gnum *a, const gnum *b) {
     r1cs_push(cs, "pick result");
     gnum c = gnum_alloc(cs, known ? &src->val : NULL);
     r1cs_pop(cs);
-    fr one;
-    fr_set_one(&one);
-    r1cs_lc la = R1CS_LC_INIT, lb = R1CS_LC_INIT, lc = R1CS_LC_INIT;
-    r1cs_lc_add_var(&la, b->var);
-    r1cs_lc_sub_var(&la, a->var);
-    gbool_lc_add(&lb, cond, &one);
-    r1cs_lc_add_var(&lc, b->var);
-    r1cs_lc_sub_var(&lc, c.var);
-    r1cs_enforce(cs, "pick", &la, &lb, &lc);
+    R1CS_LC_ONLY(cs) {
+        fr one;
+        fr_set_one(&one);
+        r1cs_lc la = R1CS_LC_INIT, lb = R1CS_LC_INIT, lc = R1CS_LC_INIT;
+        r1cs_lc_add_var(&la, b->var);
+        r1cs_lc_sub_var(&la, a->var);
+        gbool_lc_add(&lb, cond, &one);
+        r1cs_lc_add_var(&lc, b->var);
+        r1cs_lc_sub_var(&lc, c.var);
+        r1cs_enforce(cs, "pick", &la, &lb, &lc);
+    }
     return c;
 }
 

@@ -12,6 +12,8 @@ void gmultieq_init(gmultieq *m, r1cs_cs *cs) {
 }
 
 static void accumulate(gmultieq *m) {
+    if (!r1cs_wants_lcs(m->cs)) /* MultiEq allocates nothing: rows only */
+        return;
     r1cs_lc one = R1CS_LC_INIT;
     r1cs_lc_add_var(&one, R1CS_ONE);
     r1cs_enforcef(m->cs, &m->lhs, &one, &m->rhs, "multieq %zu", m->ops);
@@ -23,6 +25,8 @@ static void accumulate(gmultieq *m) {
 
 void gmultieq_enforce_equal(gmultieq *m, unsigned num_bits, const r1cs_lc *lhs,
                             const r1cs_lc *rhs) {
+    if (!r1cs_wants_lcs(m->cs))
+        return;
     if (GMULTIEQ_CAPACITY <= m->bits_used + num_bits)
         accumulate(m);
     /* upstream asserts the equality fits (after the flush); addmany's widths

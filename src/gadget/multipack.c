@@ -2,6 +2,7 @@
 #include "gadget/multipack.h"
 
 void multipack_pack_into_inputs(r1cs_cs *cs, const gbool *bits, size_t nbits) {
+    const int lcs = r1cs_wants_lcs(cs);
     r1cs_lc num = R1CS_LC_INIT, one = R1CS_LC_INIT, in = R1CS_LC_INIT;
     r1cs_lc_add_var(&one, R1CS_ONE);
     for (size_t start = 0, i = 0; start < nbits; start += MULTIPACK_CHUNK, i++) {
@@ -13,7 +14,8 @@ void multipack_pack_into_inputs(r1cs_cs *cs, const gbool *bits, size_t nbits) {
         int known = 1;
         r1cs_lc_clear(&num);
         for (size_t j = start; j < end; j++) {
-            gbool_lc_add(&num, bits[j], &coeff);
+            if (lcs)
+                gbool_lc_add(&num, bits[j], &coeff);
             int v = gbool_value(bits[j]);
             if (v < 0)
                 known = 0;
@@ -22,8 +24,10 @@ void multipack_pack_into_inputs(r1cs_cs *cs, const gbool *bits, size_t nbits) {
             fr_dbl(&coeff, &coeff);
         }
         r1cs_var x = r1cs_alloc_input(cs, (r1cs_has_values(cs) && known) ? &val : NULL);
-        r1cs_lc_set_var(&in, x);
-        r1cs_enforcef(cs, &num, &one, &in, "packing constraint %zu", i);
+        if (lcs) {
+            r1cs_lc_set_var(&in, x);
+            r1cs_enforcef(cs, &num, &one, &in, "packing constraint %zu", i);
+        }
     }
     r1cs_lc_free(&num);
 }
@@ -36,8 +40,10 @@ gnum multipack_pack_bits(r1cs_cs *cs, const gbool *bits, size_t nbits) {
     fr_set_one(&coeff);
     fr_set_zero(&val);
     int known = 1;
+    const int lcs = r1cs_wants_lcs(cs);
     for (size_t j = 0; j < nbits; j++) {
-        gbool_lc_add(&num, bits[j], &coeff);
+        if (lcs)
+            gbool_lc_add(&num, bits[j], &coeff);
         int v = gbool_value(bits[j]);
         if (v < 0)
             known = 0;
@@ -48,10 +54,12 @@ gnum multipack_pack_bits(r1cs_cs *cs, const gbool *bits, size_t nbits) {
     r1cs_push(cs, "input");
     gnum r = gnum_alloc(cs, known ? &val : NULL);
     r1cs_pop(cs);
-    r1cs_lc_add_var(&one, R1CS_ONE);
-    r1cs_lc_set_var(&x, r.var);
-    r1cs_enforce(cs, "packing constraint", &num, &one, &x);
-    r1cs_lc_free(&num);
+    R1CS_LC_ONLY(cs) {
+        r1cs_lc_add_var(&one, R1CS_ONE);
+        r1cs_lc_set_var(&x, r.var);
+        r1cs_enforce(cs, "packing constraint", &num, &one, &x);
+        r1cs_lc_free(&num);
+    }
     return r;
 }
 

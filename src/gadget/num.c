@@ -2,6 +2,8 @@
  * bellpepper-core 0.2 num.rs function by function. */
 #include "gadget/num.h"
 
+#include "field/constants.h"
+
 gnum gnum_alloc(r1cs_cs *cs, const fr *value) {
     gnum r;
     r.has_val = value != NULL;
@@ -15,11 +17,13 @@ gnum gnum_alloc(r1cs_cs *cs, const fr *value) {
 
 r1cs_var gnum_inputize(r1cs_cs *cs, const gnum *x) {
     r1cs_var v = r1cs_alloc_input(cs, gnum_alloc_value(cs, x->has_val, &x->val));
-    r1cs_lc a = R1CS_LC_INIT, b = R1CS_LC_INIT, c = R1CS_LC_INIT;
-    r1cs_lc_add_var(&a, v);
-    r1cs_lc_add_var(&b, R1CS_ONE);
-    r1cs_lc_add_var(&c, x->var);
-    r1cs_enforce(cs, "enforce input is correct", &a, &b, &c);
+    R1CS_LC_ONLY(cs) {
+        r1cs_lc a = R1CS_LC_INIT, b = R1CS_LC_INIT, c = R1CS_LC_INIT;
+        r1cs_lc_add_var(&a, v);
+        r1cs_lc_add_var(&b, R1CS_ONE);
+        r1cs_lc_add_var(&c, x->var);
+        r1cs_enforce(cs, "enforce input is correct", &a, &b, &c);
+    }
     return v;
 }
 
@@ -34,34 +38,37 @@ void gnum_to_bits_le(r1cs_cs *cs, const gnum *x, gbool bits[GNUM_BITS]) {
         bits[i] = gbool_is(gbit_alloc(cs, b));
         r1cs_pop(cs);
     }
-    r1cs_lc lc = R1CS_LC_INIT, zero = R1CS_LC_INIT;
-    fr coeff;
-    fr_set_one(&coeff);
-    for (unsigned i = 0; i < GNUM_BITS; i++) {
-        r1cs_lc_add_term(&lc, bits[i].var, &coeff);
-        fr_dbl(&coeff, &coeff);
+    R1CS_LC_ONLY(cs) {
+        r1cs_lc lc = R1CS_LC_INIT, zero = R1CS_LC_INIT;
+        fr coeff;
+        fr_set_one(&coeff);
+        for (unsigned i = 0; i < GNUM_BITS; i++) {
+            r1cs_lc_add_term(&lc, bits[i].var, &coeff);
+            fr_dbl(&coeff, &coeff);
+        }
+        r1cs_lc_sub_var(&lc, x->var);
+        r1cs_enforce(cs, "unpacking constraint", &zero, &zero, &lc);
+        r1cs_lc_free(&lc);
     }
-    r1cs_lc_sub_var(&lc, x->var);
-    r1cs_enforce(cs, "unpacking constraint", &zero, &zero, &lc);
-    r1cs_lc_free(&lc);
 }
 
 /* AllocatedBit::alloc_conditionally: one bit a, (ONE - must_be_false - a) * (a) = 0. */
 static gbit alloc_conditionally(r1cs_cs *cs, int value, gbit must_be_false) {
     r1cs_var v;
     if (r1cs_has_values(cs) && value >= 0) {
-        fr f;
-        fr_set_u64(&f, (uint64_t)value);
-        v = r1cs_alloc(cs, &f);
+        static const fr zero = {{0, 0, 0, 0}};
+        v = r1cs_alloc(cs, value ? &FR_ONE : &zero);
     } else {
         v = r1cs_alloc(cs, NULL);
     }
-    r1cs_lc a = R1CS_LC_INIT, b = R1CS_LC_INIT, c = R1CS_LC_INIT;
-    r1cs_lc_add_var(&a, R1CS_ONE);
-    r1cs_lc_sub_var(&a, must_be_false.var);
-    r1cs_lc_sub_var(&a, v);
-    r1cs_lc_add_var(&b, v);
-    r1cs_enforce(cs, "boolean constraint", &a, &b, &c);
+    R1CS_LC_ONLY(cs) {
+        r1cs_lc a = R1CS_LC_INIT, b = R1CS_LC_INIT, c = R1CS_LC_INIT;
+        r1cs_lc_add_var(&a, R1CS_ONE);
+        r1cs_lc_sub_var(&a, must_be_false.var);
+        r1cs_lc_sub_var(&a, v);
+        r1cs_lc_add_var(&b, v);
+        r1cs_enforce(cs, "boolean constraint", &a, &b, &c);
+    }
     return (gbit){v, (int8_t)(value < 0 ? -1 : value != 0)};
 }
 
@@ -117,16 +124,18 @@ void gnum_to_bits_le_strict(r1cs_cs *cs, const gnum *x, gbool bits[GNUM_BITS]) {
         i++;
     }
     /* result is big-endian; pack it from its end */
-    r1cs_lc lc = R1CS_LC_INIT, zero = R1CS_LC_INIT;
-    fr coeff;
-    fr_set_one(&coeff);
-    for (size_t k = nres; k-- > 0;) {
-        r1cs_lc_add_term(&lc, result[k].var, &coeff);
-        fr_dbl(&coeff, &coeff);
+    R1CS_LC_ONLY(cs) {
+        r1cs_lc lc = R1CS_LC_INIT, zero = R1CS_LC_INIT;
+        fr coeff;
+        fr_set_one(&coeff);
+        for (size_t k = nres; k-- > 0;) {
+            r1cs_lc_add_term(&lc, result[k].var, &coeff);
+            fr_dbl(&coeff, &coeff);
+        }
+        r1cs_lc_sub_var(&lc, x->var);
+        r1cs_enforce(cs, "unpacking constraint", &zero, &zero, &lc);
+        r1cs_lc_free(&lc);
     }
-    r1cs_lc_sub_var(&lc, x->var);
-    r1cs_enforce(cs, "unpacking constraint", &zero, &zero, &lc);
-    r1cs_lc_free(&lc);
     for (size_t k = 0; k < nres && k < GNUM_BITS; k++)
         bits[k] = gbool_is(result[nres - 1 - k]);
 }
@@ -140,12 +149,14 @@ gnum gnum_add(r1cs_cs *cs, const gnum *a, const gnum *b) {
     fr s;
     fr_add(&s, &a->val, &b->val);
     gnum r = result(cs, a->has_val && b->has_val, &s);
-    r1cs_lc la = R1CS_LC_INIT, lb = R1CS_LC_INIT, lc = R1CS_LC_INIT;
-    r1cs_lc_add_var(&la, a->var);
-    r1cs_lc_add_var(&la, b->var);
-    r1cs_lc_add_var(&lb, R1CS_ONE);
-    r1cs_lc_add_var(&lc, r.var);
-    r1cs_enforce(cs, "addition constraint", &la, &lb, &lc);
+    R1CS_LC_ONLY(cs) {
+        r1cs_lc la = R1CS_LC_INIT, lb = R1CS_LC_INIT, lc = R1CS_LC_INIT;
+        r1cs_lc_add_var(&la, a->var);
+        r1cs_lc_add_var(&la, b->var);
+        r1cs_lc_add_var(&lb, R1CS_ONE);
+        r1cs_lc_add_var(&lc, r.var);
+        r1cs_enforce(cs, "addition constraint", &la, &lb, &lc);
+    }
     return r;
 }
 
@@ -153,11 +164,13 @@ gnum gnum_mul(r1cs_cs *cs, const gnum *a, const gnum *b) {
     fr p;
     fr_mul(&p, &a->val, &b->val);
     gnum r = result(cs, a->has_val && b->has_val, &p);
-    r1cs_lc la = R1CS_LC_INIT, lb = R1CS_LC_INIT, lc = R1CS_LC_INIT;
-    r1cs_lc_add_var(&la, a->var);
-    r1cs_lc_add_var(&lb, b->var);
-    r1cs_lc_add_var(&lc, r.var);
-    r1cs_enforce(cs, "multiplication constraint", &la, &lb, &lc);
+    R1CS_LC_ONLY(cs) {
+        r1cs_lc la = R1CS_LC_INIT, lb = R1CS_LC_INIT, lc = R1CS_LC_INIT;
+        r1cs_lc_add_var(&la, a->var);
+        r1cs_lc_add_var(&lb, b->var);
+        r1cs_lc_add_var(&lc, r.var);
+        r1cs_enforce(cs, "multiplication constraint", &la, &lb, &lc);
+    }
     return r;
 }
 
@@ -165,10 +178,12 @@ gnum gnum_square(r1cs_cs *cs, const gnum *a) {
     fr p;
     fr_sqr(&p, &a->val);
     gnum r = result(cs, a->has_val, &p);
-    r1cs_lc la = R1CS_LC_INIT, lb = R1CS_LC_INIT, lc = R1CS_LC_INIT;
-    r1cs_lc_add_var(&la, a->var);
-    r1cs_lc_add_var(&lb, a->var);
-    r1cs_lc_add_var(&lc, r.var);
-    r1cs_enforce(cs, "squaring constraint", &la, &lb, &lc);
+    R1CS_LC_ONLY(cs) {
+        r1cs_lc la = R1CS_LC_INIT, lb = R1CS_LC_INIT, lc = R1CS_LC_INIT;
+        r1cs_lc_add_var(&la, a->var);
+        r1cs_lc_add_var(&lb, a->var);
+        r1cs_lc_add_var(&lc, r.var);
+        r1cs_enforce(cs, "squaring constraint", &la, &lb, &lc);
+    }
     return r;
 }

@@ -144,11 +144,13 @@ int por_circuit(r1cs_cs *cs, const por_shape *s, const por_root *value, const po
     r1cs_pop(cs);
 
     gnum rt = root_num(cs, root, "root_value");
-    r1cs_lc a = R1CS_LC_INIT, b = R1CS_LC_INIT, c = R1CS_LC_INIT;
-    r1cs_lc_add_var(&a, cur.var);
-    r1cs_lc_add_var(&b, R1CS_ONE);
-    r1cs_lc_add_var(&c, rt.var);
-    r1cs_enforce(cs, "enforce root is correct", &a, &b, &c);
+    R1CS_LC_ONLY(cs) {
+        r1cs_lc a = R1CS_LC_INIT, b = R1CS_LC_INIT, c = R1CS_LC_INIT;
+        r1cs_lc_add_var(&a, cur.var);
+        r1cs_lc_add_var(&b, R1CS_ONE);
+        r1cs_lc_add_var(&c, rt.var);
+        r1cs_enforce(cs, "enforce root is correct", &a, &b, &c);
+    }
     if (!private_root) {
         r1cs_push(cs, "root");
         gnum_inputize(cs, &rt);
@@ -175,11 +177,13 @@ int por_no_challenge_input(r1cs_cs *cs, const por_shape *s, const gbool *challen
         bit += kbits;
         sib += arity - 1;
     }
-    r1cs_lc a = R1CS_LC_INIT, b = R1CS_LC_INIT, c = R1CS_LC_INIT;
-    r1cs_lc_add_var(&a, cur.var);
-    r1cs_lc_add_var(&b, R1CS_ONE);
-    r1cs_lc_add_var(&c, root->var);
-    r1cs_enforce(cs, "calculated root == provided root", &a, &b, &c);
+    R1CS_LC_ONLY(cs) {
+        r1cs_lc a = R1CS_LC_INIT, b = R1CS_LC_INIT, c = R1CS_LC_INIT;
+        r1cs_lc_add_var(&a, cur.var);
+        r1cs_lc_add_var(&b, R1CS_ONE);
+        r1cs_lc_add_var(&c, root->var);
+        r1cs_enforce(cs, "calculated root == provided root", &a, &b, &c);
+    }
     return 0;
 }
 

@@ -28,6 +28,7 @@ typedef struct {
     elt *e, *tmp;   /* the state, and the scratch of a dense product */
     const fr *key;  /* next compressed round constant */
     unsigned round; /* rounds done (product_mds's current_round) */
+    int lcs;        /* r1cs_wants_lcs: else only values are kept (witness mode) */
 } circ;
 
 static void elt_set_alloc(elt *x, const gnum *v) {
@@ -39,11 +40,12 @@ static void elt_set_alloc(elt *x, const gnum *v) {
 }
 
 /* Elt::num_from_fr: the LC (c, ONE). */
-static void elt_set_const(elt *x, const fr *c) {
+static void elt_set_const(elt *x, const fr *c, int lcs) {
     x->allocated = 0;
     x->has_val = 1;
     x->val = *c;
-    r1cs_lc_set_const(&x->lc, c);
+    if (lcs)
+        r1cs_lc_set_const(&x->lc, c);
 }
 
 static void elt_set_zero(elt *x) {
@@ -54,8 +56,10 @@ static void elt_set_zero(elt *x) {
 }
 
 /* acc += k * x (Num::add of Elt::scale: an allocated x enters as (k, var)). */
-static void elt_add_scaled(elt *acc, const fr *k, const elt *x) {
-    if (x->allocated)
+static void elt_add_scaled(elt *acc, const fr *k, const elt *x, int lcs) {
+    if (!lcs)
+        ; /* witness mode: the value alone */
+    else if (x->allocated)
         r1cs_lc_add_term(&acc->lc, x->var, k);
     else
         r1cs_lc_add_scaled(&acc->lc, k, &x->lc);
@@ -80,10 +84,12 @@ static gnum ensure_allocated(r1cs_cs *cs, const elt *x) {
     r1cs_push(cs, "allocate for Elt::Num");
     r = gnum_alloc(cs, x->has_val ? &x->val : NULL);
     r1cs_pop(cs);
-    r1cs_lc one = R1CS_LC_INIT, v = R1CS_LC_INIT;
-    r1cs_lc_add_var(&one, R1CS_ONE);
-    r1cs_lc_add_var(&v, r.var);
-    r1cs_enforce(cs, "enforce num allocation preserves lc", &x->lc, &one, &v);
+    R1CS_LC_ONLY(cs) {
+        r1cs_lc one = R1CS_LC_INIT, v = R1CS_LC_INIT;
+        r1cs_lc_add_var(&one, R1CS_ONE);
+        r1cs_lc_add_var(&v, r.var);
+        r1cs_enforce(cs, "enforce num allocation preserves lc", &x->lc, &one, &v);
+    }
     return r;
 }
 
@@ -102,10 +108,12 @@ static gnum square_sum(r1cs_cs *cs, const fr *pre, const gnum *l) {
     r1cs_push(cs, "squared sum");
     gnum r = gnum_alloc(cs, l->has_val ? &s : NULL);
     r1cs_pop(cs);
-    r1cs_lc a = R1CS_LC_INIT, c = R1CS_LC_INIT;
-    lc_var_plus_const(&a, l->var, pre);
-    r1cs_lc_add_var(&c, r.var);
-    r1cs_enforce(cs, "squared sum constraint", &a, &a, &c);
+    R1CS_LC_ONLY(cs) {
+        r1cs_lc a = R1CS_LC_INIT, c = R1CS_LC_INIT;
+        lc_var_plus_const(&a, l->var, pre);
+        r1cs_lc_add_var(&c, r.var);
+        r1cs_enforce(cs, "squared sum constraint", &a, &a, &c);
+    }
     return r;
 }
 
@@ -122,6 +130,8 @@ static gnum mul_sum(r1cs_cs *cs, const gnum *a, const gnum *b, const fr *pre, co
     r1cs_push(cs, "mul_sum");
     gnum r = gnum_alloc(cs, known ? &v : NULL);
     r1cs_pop(cs);
+    if (!r1cs_wants_lcs(cs))
+        return r;
     r1cs_lc la = R1CS_LC_INIT, lb = R1CS_LC_INIT, lc = R1CS_LC_INIT;
     if (pre)
         lc_var_plus_const(&la, b->var, pre);
@@ -179,10 +189,10 @@ static void product(circ *c) {
         elt *e0 = &c->tmp[0];
         elt_set_zero(e0);
         for (unsigned i = 0; i < t; i++)
-            elt_add_scaled(e0, &w[i], &c->e[i]);
+            elt_add_scaled(e0, &w[i], &c->e[i], c->lcs);
         /* rows past the first: identity plus the first row's v_rest */
         for (unsigned j = 1; j < t; j++)
-            elt_add_scaled(&c->e[j], &v[j - 1], &c->e[0]);
+            elt_add_scaled(&c->e[j], &v[j - 1], &c->e[0], c->lcs);
         elt swap = c->e[0];
         c->e[0] = *e0;
         *e0 = swap;
@@ -191,7 +201,7 @@ static void product(circ *c) {
         for (unsigned j = 0; j < t; j++) {
             elt_set_zero(&c->tmp[j]);
             for (unsigned i = 0; i < t; i++)
-                elt_add_scaled(&c->tmp[j], &m[(size_t)i * t + j], &c->e[i]);
+                elt_add_scaled(&c->tmp[j], &m[(size_t)i * t + j], &c->e[i], c->lcs);
         }
         elt *swap = c->e;
         c->e = c->tmp;
@@ -217,7 +227,7 @@ static void full_round(circ *c, int first, int last) {
             fr_sqr(&x2, &x2);
             fr_mul(&x, &x, &x2);
             fr_add(&x, &x, &post[0]);
-            elt_set_const(&c->e[0], &x);
+            elt_set_const(&c->e[0], &x, c->lcs);
             continue;
         }
         r1cs_push(c->cs, "quintic s-box %u", i);
@@ -257,8 +267,8 @@ static int hash_direct(r1cs_cs *cs, const gnum *preimage, unsigned arity, gnum *
         return -1;
     for (unsigned i = 0; i < 2 * t; i++)
         r1cs_lc_init(&mem[i].lc);
-    circ c = {cs, n, t, mem, mem + t, n->compressed_rc, 0};
-    elt_set_const(&c.e[0], &p->tag);
+    circ c = {cs, n, t, mem, mem + t, n->compressed_rc, 0, r1cs_wants_lcs(cs)};
+    elt_set_const(&c.e[0], &p->tag, c.lcs);
     for (unsigned i = 1; i < t; i++)
         elt_set_alloc(&c.e[i], &preimage[i - 1]);
 

@@ -119,6 +119,7 @@ gu32 gu32_addmany(gmultieq *m, const gu32 *ops, unsigned n) {
     int all_constants = 1;
     r1cs_lc lhs = R1CS_LC_INIT, rhs = R1CS_LC_INIT;
     fr coeff;
+    const int lcs = r1cs_wants_lcs(cs); /* witness mode: values and allocations only */
 
     /* operand bits with coefficients 2^i, operand after operand */
     for (unsigned k = 0; k < n; k++) {
@@ -126,6 +127,11 @@ gu32 gu32_addmany(gmultieq *m, const gu32 *ops, unsigned n) {
             sum += ops[k].value;
         else
             has_value = 0;
+        if (!lcs) {
+            for (int i = 0; i < 32; i++)
+                all_constants &= gbool_is_const(ops[k].bits[i]);
+            continue;
+        }
         fr_set_one(&coeff);
         for (int i = 0; i < 32; i++) {
             gbool_lc_add(&lhs, ops[k].bits[i], &coeff);
@@ -146,12 +152,15 @@ gu32 gu32_addmany(gmultieq *m, const gu32 *ops, unsigned n) {
         r1cs_push(cs, "result bit %u", nbits);
         gbit b = gbit_alloc(cs, has_value ? (int)((sum >> nbits) & 1) : -1);
         r1cs_pop(cs);
-        r1cs_lc_add_term(&rhs, b.var, &coeff);
+        if (lcs) {
+            r1cs_lc_add_term(&rhs, b.var, &coeff);
+            fr_dbl(&coeff, &coeff);
+        }
         bits[nbits++] = gbool_is(b);
         max_value >>= 1;
-        fr_dbl(&coeff, &coeff);
     }
-    gmultieq_enforce_equal(m, nbits, &lhs, &rhs);
+    if (lcs)
+        gmultieq_enforce_equal(m, nbits, &lhs, &rhs);
     r1cs_lc_free(&lhs);
     r1cs_lc_free(&rhs);
 

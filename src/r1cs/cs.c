@@ -98,14 +98,15 @@ int r1cs_bits_reserve(r1cs_cs *cs, r1cs_bits *b, size_t nbits, int how) {
 }
 
 r1cs_cs *r1cs_cs_new(r1cs_mode mode, unsigned flags, const r1cs_hint *hint) {
-    if (mode != R1CS_PROVE && mode != R1CS_COUNT && mode != R1CS_RECORD)
+    if (mode != R1CS_PROVE && mode != R1CS_COUNT && mode != R1CS_RECORD && mode != R1CS_WITNESS)
         return NULL;
     r1cs_cs *cs = calloc(1, sizeof *cs);
     if (!cs)
         return NULL;
     cs->mode = mode;
     fr_neg(&cs->minus_one, &FR_ONE);
-    cs->values = mode == R1CS_PROVE || (mode == R1CS_COUNT && (flags & R1CS_VALUES));
+    cs->values =
+        mode == R1CS_PROVE || mode == R1CS_WITNESS || (mode == R1CS_COUNT && (flags & R1CS_VALUES));
     cs->names = mode == R1CS_COUNT && cs->values;
     r1cs_hint none = {0};
     const r1cs_hint *h = hint ? hint : &none;
@@ -126,11 +127,53 @@ r1cs_cs *r1cs_cs_new(r1cs_mode mode, unsigned flags, const r1cs_hint *hint) {
     return cs;
 }
 
+r1cs_cs *r1cs_witness_view(fr *input, size_t in_begin, size_t in_end, fr *aux, size_t aux_begin,
+                           size_t aux_end) {
+    if (!input || !aux || in_begin > in_end || aux_begin > aux_end || in_end > R1CS_MAX_INDEX ||
+        aux_end > R1CS_MAX_INDEX)
+        return NULL;
+    r1cs_cs *cs = calloc(1, sizeof *cs);
+    if (!cs)
+        return NULL;
+    cs->mode = R1CS_WITNESS;
+    cs->values = 1;
+    cs->view = 1;
+    fr_neg(&cs->minus_one, &FR_ONE);
+    cs->input = (r1cs_frvec){input, in_begin, in_end};
+    cs->aux = (r1cs_frvec){aux, aux_begin, aux_end};
+    cs->num_inputs = in_begin;
+    cs->num_aux = aux_begin;
+    if (in_begin == 0)
+        r1cs_alloc_input(cs, &FR_ONE);
+    if (cs->err) {
+        r1cs_cs_free(cs);
+        return NULL;
+    }
+    return cs;
+}
+
+int r1cs_take_witness(r1cs_cs *cs, fr **input, size_t *num_inputs, fr **aux, size_t *num_aux) {
+    if (cs->mode != R1CS_WITNESS || cs->view || !cs->finished || cs->err)
+        return cs->err ? cs->err : R1CS_ERR_STATE;
+    r1cs_trim(cs, (void **)&cs->input.p, &cs->input.cap, cs->input.len, sizeof(fr));
+    r1cs_trim(cs, (void **)&cs->aux.p, &cs->aux.cap, cs->aux.len, sizeof(fr));
+    *input = cs->input.p;
+    *num_inputs = cs->input.len;
+    *aux = cs->aux.p;
+    *num_aux = cs->aux.len;
+    cs->bytes -= (cs->input.cap + cs->aux.cap) * sizeof(fr);
+    cs->input = (r1cs_frvec){0};
+    cs->aux = (r1cs_frvec){0};
+    return R1CS_OK;
+}
+
 void r1cs_cs_free(r1cs_cs *cs) {
     if (!cs)
         return;
-    free(cs->input.p);
-    free(cs->aux.p);
+    if (!cs->view) {
+        free(cs->input.p);
+        free(cs->aux.p);
+    }
     free(cs->a.p);
     free(cs->b.p);
     free(cs->c.p);
@@ -166,6 +209,7 @@ size_t r1cs_get_segments(const r1cs_cs *cs, const r1cs_segment_mark **out) {
 r1cs_mode r1cs_get_mode(const r1cs_cs *cs) { return cs->mode; }
 int r1cs_has_values(const r1cs_cs *cs) { return cs->values; }
 int r1cs_error(const r1cs_cs *cs) { return cs->err; }
+int r1cs_wants_lcs(const r1cs_cs *cs) { return cs->mode != R1CS_WITNESS; }
 const char *r1cs_error_message(const r1cs_cs *cs) { return cs->msg; }
 size_t r1cs_num_constraints(const r1cs_cs *cs) { return cs->rows; }
 size_t r1cs_num_inputs(const r1cs_cs *cs) { return cs->num_inputs; }
@@ -195,10 +239,17 @@ static r1cs_var alloc_var(r1cs_cs *cs, const fr *value, int aux) {
                            aux ? "aux" : "input", *n, r1cs_path(cs));
             return v;
         }
-        if (!r1cs_frvec_push(cs, aux ? &cs->aux : &cs->input, value))
+        r1cs_frvec *vec = aux ? &cs->aux : &cs->input;
+        if (cs->view && vec->len == vec->cap) {
+            r1cs_set_error(cs, R1CS_ERR_OVERFLOW,
+                           "%s variable %zu is past the end of this witness view (%zu)",
+                           aux ? "aux" : "input", *n, vec->cap);
+            return v;
+        }
+        if (!r1cs_frvec_push(cs, vec, value))
             return v;
     }
-    if (cs->mode != R1CS_RECORD && !r1cs_prove_alloc(cs, aux))
+    if (cs->mode != R1CS_RECORD && cs->mode != R1CS_WITNESS && !r1cs_prove_alloc(cs, aux))
         return v;
     (*n)++;
     return v;
@@ -220,7 +271,7 @@ int r1cs_get_value(fr *out, const r1cs_cs *cs, r1cs_var v) {
 /* One row through the mode.  Returns 1 when it is the first unsatisfied row,
  * which the caller then names. */
 static int enforce_row(r1cs_cs *cs, const r1cs_lc *a, const r1cs_lc *b, const r1cs_lc *c) {
-    if (cs->err)
+    if (cs->err || cs->mode == R1CS_WITNESS)
         return 0;
     if (cs->finished) {
         r1cs_set_error(cs, R1CS_ERR_STATE, "enforce after finish");
@@ -334,6 +385,10 @@ int r1cs_finish(r1cs_cs *cs) {
     if (cs->depth != 0)
         r1cs_set_error(cs, R1CS_ERR_NAMESPACE, "%zu namespaces left open", cs->depth);
     cs->circuit_constraints = cs->rows;
+    if (cs->mode == R1CS_WITNESS) { /* no rows: the input rows are matrix rows only */
+        cs->finished = 1;
+        return cs->err;
+    }
     /* bellperson's "x * 0 = 0" rows: A = input_i, B = C = 0, ONE included */
     r1cs_lc a = R1CS_LC_INIT, zero = R1CS_LC_INIT;
     for (size_t i = 0; i < cs->num_inputs && !cs->err; i++) {

@@ -22,7 +22,15 @@
  *   R1CS_RECORD - records A, B, C as CSR matrices (csr.h), for parameter
  *                 generation and a pre-compiled evaluator.  No values:
  *                 r1cs_has_values is false whatever the flags say.
- * Every mode first allocates input 0 = ONE and, when synthesis ends, appends
+ *   R1CS_WITNESS - values only (bellpepper's WitnessCS): alloc stores the value
+ *                 and advances, enforce returns at once, namespaces count
+ *                 depth only; no rows, no densities, no counts of terms.
+ *                 Gadgets skip building LCs here (r1cs_wants_lcs).  Either
+ *                 owns growable input/aux arrays (r1cs_cs_new) or is a view
+ *                 into slices of caller arrays (r1cs_witness_view), for one
+ *                 unit of a parallel witness (docs/PCE.md s.5).
+ * Every mode except R1CS_WITNESS first allocates input 0 = ONE (a witness
+ * view only when its input slice starts at 0) and, when synthesis ends, appends
  * bellperson's input constraints: for each input i (ONE included) one row
  * A = input_i, B = 0, C = 0, so rows = circuit constraints + inputs.
  *
@@ -42,7 +50,7 @@
 #include "r1cs/lc.h"
 #include "r1cs/partition.h"
 
-typedef enum { R1CS_PROVE = 0, R1CS_COUNT = 1, R1CS_RECORD = 2 } r1cs_mode;
+typedef enum { R1CS_PROVE = 0, R1CS_COUNT = 1, R1CS_RECORD = 2, R1CS_WITNESS = 3 } r1cs_mode;
 
 /* Flags for r1cs_cs_new. */
 #define R1CS_VALUES 1u /* values are present (implied by R1CS_PROVE) */
@@ -56,6 +64,7 @@ enum {
     R1CS_ERR_TOO_LARGE,     /* more than 2^31 - 1 variables or 2^32 - 1 terms     */
     R1CS_ERR_STATE,         /* call not valid in this mode / after finish         */
     R1CS_ERR_CIRCUIT,       /* the synthesize function returned non-zero          */
+    R1CS_ERR_OVERFLOW,      /* a witness view allocated past the end of its slice */
 };
 
 /* Expected sizes; buffers are reserved once up front instead of growing.  Any
@@ -88,6 +97,12 @@ r1cs_mode r1cs_get_mode(const r1cs_cs *cs);
 /* Whether the circuit should compute and pass values. */
 int r1cs_has_values(const r1cs_cs *cs);
 int r1cs_error(const r1cs_cs *cs);
+/* Whether linear combinations are wanted: false only in R1CS_WITNESS, where
+ * enforce drops them.  Gadgets guard code that only builds LCs with
+ * R1CS_LC_ONLY(cs) { ... } (never allocation or value code: the aux order
+ * of every mode must stay the same). */
+int r1cs_wants_lcs(const r1cs_cs *cs);
+#define R1CS_LC_ONLY(cs) if (r1cs_wants_lcs(cs))
 /* A readable description of the error, "" when none. */
 const char *r1cs_error_message(const r1cs_cs *cs);
 
@@ -135,7 +150,24 @@ void r1cs_segment(r1cs_cs *cs, uint32_t kind, uint32_t index);
 /* The marks so far, in order (valid until the next r1cs_segment or free). */
 size_t r1cs_get_segments(const r1cs_cs *cs, const r1cs_segment_mark **out);
 
-/* Current sizes: circuit constraints so far (rows after finish), variables. */
+/* A witness view (R1CS_WITNESS): allocations go to input[in_begin, in_end)
+ * and aux[aux_begin, aux_end) of the caller's arrays, with the variable ids
+ * they have there (so ids equal classic synthesis').  One allocation past an
+ * end is R1CS_ERR_OVERFLOW.  r1cs_get_value reads any variable below the
+ * cursors: the prefix's values and the view's own (values between are other
+ * views', possibly not written yet: a unit must not read them).  With
+ * in_begin = 0 the view allocates ONE first, as r1cs_cs_new does.  The
+ * cursors are r1cs_num_inputs / r1cs_num_aux.  NULL on a bad range or out of
+ * memory.  Free with r1cs_cs_free (the arrays stay the caller's). */
+r1cs_cs *r1cs_witness_view(fr *input, size_t in_begin, size_t in_end, fr *aux, size_t aux_begin,
+                           size_t aux_end);
+
+/* Moves the assignments out of a finished, non-view R1CS_WITNESS cs: *input
+ * (num_inputs, ONE first) and *aux (num_aux), malloc'd, the caller frees. */
+int r1cs_take_witness(r1cs_cs *cs, fr **input, size_t *num_inputs, fr **aux, size_t *num_aux);
+
+/* Current sizes: circuit constraints so far (rows after finish), variables
+ * (in a witness view: the absolute cursors). */
 size_t r1cs_num_constraints(const r1cs_cs *cs);
 size_t r1cs_num_inputs(const r1cs_cs *cs);
 size_t r1cs_num_aux(const r1cs_cs *cs);

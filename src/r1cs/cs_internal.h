@@ -80,6 +80,10 @@ struct r1cs_cs {
     r1cs_segment_mark *seg;
     size_t seg_len, seg_cap;
 
+    /* R1CS_WITNESS view: input.p/aux.p are the caller's arrays, .len the
+     * cursor, .cap the slice end; never grown nor freed */
+    int view;
+
     size_t bytes, peak;
     fr minus_one; /* coefficients +-1 skip the multiplication */
 };

@@ -118,15 +118,19 @@ static int inclusion(r1cs_cs *cs, const por_shape *t, const gnum *leaf, const ui
     return por_circuit(cs, t, &v, &p, &r, 1);
 }
 
-/* Everything one challenge needs that is not its witness. */
-typedef struct {
-    const porep_shape *s;
-    por_shape rc, d;
-    const gnum *comm_d, *comm_c, *comm_r_last;
-    const gbool *id_bits; /* 256 */
-    gbool *parents;       /* 14 x 256 scratch */
-    gbool *expanded;      /* 37 x 256 scratch */
-} porep_ctx;
+unsigned porep_units_per_challenge(const porep_shape *s) {
+    return POREP_UNIT_LABEL0 + s->layers + 1;
+}
+
+porep_unit_kind porep_unit_kind_of(const porep_shape *s, unsigned u) {
+    if (u == POREP_UNIT_TREE_D)
+        return POREP_SEG_TREE_D;
+    if (u < POREP_UNIT_CHALLENGE)
+        return POREP_SEG_COLUMN;
+    if (u == POREP_UNIT_CHALLENGE)
+        return POREP_SEG_CHALLENGE;
+    return u < POREP_UNIT_LABEL0 + s->layers ? POREP_SEG_LABEL : POREP_SEG_TAIL;
+}
 
 /* The column k of challenge c: alloc rows, hash, PoR in tree C. */
 static int parent_column(r1cs_cs *cs, const porep_ctx *x, const porep_witness *w, size_t c,
@@ -151,7 +155,7 @@ static int parent_column(r1cs_cs *cs, const porep_ctx *x, const porep_witness *w
         return -1;
     r1cs_push(cs, "%s_parent_%u_inclusion", kind, i);
     r = inclusion(cs, &x->rc, &h, w ? w->c_index + ck * lr : NULL, w ? w->c_sib + ck * sr : NULL,
-                  x->comm_c);
+                  &x->comm_c);
     r1cs_pop(cs);
     return r;
 }
@@ -165,138 +169,159 @@ static void parent_bits(r1cs_cs *cs, gbool out[256], const gnum *v, const char *
     tree_hash_reverse_bit_numbering(out, le, GNUM_BITS);
 }
 
-/* Proof::synthesize for challenge c. */
-static int challenge_synth(r1cs_cs *cs, const porep_ctx *x, const porep_witness *w, size_t c) {
-    const unsigned L = x->s->layers;
-    const size_t lr = por_shape_levels(&x->rc), sr = por_shape_siblings(&x->rc),
-                 ld = por_shape_levels(&x->d);
-    gnum data_leaf = alloc_named(cs, "data_leaf", w ? &w->data_leaf[c] : NULL);
-    r1cs_push(cs, "comm_d_inclusion");
-    int r = inclusion(cs, &x->d, &data_leaf, w ? w->d_index + c * ld : NULL,
-                      w ? w->d_sib + c * ld : NULL, x->comm_d);
-    r1cs_pop(cs);
-    if (r)
-        return -1;
-
-    gnum cols[POREP_DRG_PARENTS + POREP_EXP_PARENTS][POREP_MAX_LAYERS];
-    for (unsigned i = 0; i < POREP_DRG_PARENTS; i++)
-        if (parent_column(cs, x, w, c, 1 + i, "drg", i, cols[i]))
-            return -1;
-    for (unsigned i = 0; i < POREP_EXP_PARENTS; i++)
-        if (parent_column(cs, x, w, c, 1 + POREP_DRG_PARENTS + i, "exp", i,
-                          cols[POREP_DRG_PARENTS + i]))
-            return -1;
-
-    r1cs_push(cs, "challenge");
-    gu64 ch = gu64_alloc(cs, w ? &w->challenge[c] : NULL);
-    r1cs_pop(cs);
-    r1cs_push(cs, "challenge input");
-    gu64_pack_into_input(cs, &ch);
-    r1cs_pop(cs);
-
-    gnum labels[POREP_MAX_LAYERS];
+/* Labeling layer `layer` (1..L) of a challenge: reads the column rows and the
+ * challenge of st, writes st->labels[layer - 1]. */
+static int label_unit(r1cs_cs *cs, const porep_ctx *x, porep_chal *st, unsigned layer) {
     const size_t B = 256;
-    for (unsigned layer = 1; layer <= L; layer++) {
-        r1cs_push(cs, "labeling_%u", layer);
-        size_t np = 0;
-        for (unsigned i = 0; i < POREP_DRG_PARENTS; i++, np++)
-            parent_bits(cs, x->parents + np * B, &cols[i][layer - 1], "drg", np);
-        if (layer > 1) /* expander parents hold no row for layer 1: row layer - 1 */
-            for (unsigned i = 0; i < POREP_EXP_PARENTS; i++, np++)
-                parent_bits(cs, x->parents + np * B, &cols[POREP_DRG_PARENTS + i][layer - 2], "exp",
-                            np);
-        /* 37 parents: layer 1 the 6 six times then the first; else the 14
-         * twice then the first 9 */
-        for (size_t p = 0; p < LABEL_PARENTS; p++)
-            memcpy(x->expanded + p * B, x->parents + (p % np) * B, B * sizeof(gbool));
-        gu32 layer_num = gu32_constant(layer);
-        r1cs_push(cs, "create_label");
-        r = label_circuit_create(cs, &labels[layer - 1], x->id_bits, 256, x->expanded, &layer_num,
-                                 &ch);
-        r1cs_pop(cs);
-        r1cs_pop(cs);
-        if (r)
-            return -1;
+    gbool *parents = malloc((size_t)(POREP_DRG_PARENTS + POREP_EXP_PARENTS) * B * sizeof(gbool));
+    gbool *expanded = malloc((size_t)LABEL_PARENTS * B * sizeof(gbool));
+    if (!parents || !expanded) {
+        free(parents);
+        free(expanded);
+        return -1;
     }
+    r1cs_push(cs, "labeling_%u", layer);
+    size_t np = 0;
+    for (unsigned i = 0; i < POREP_DRG_PARENTS; i++, np++)
+        parent_bits(cs, parents + np * B, &st->cols[i][layer - 1], "drg", np);
+    if (layer > 1) /* expander parents hold no row for layer 1: row layer - 1 */
+        for (unsigned i = 0; i < POREP_EXP_PARENTS; i++, np++)
+            parent_bits(cs, parents + np * B, &st->cols[POREP_DRG_PARENTS + i][layer - 2], "exp",
+                        np);
+    /* 37 parents: layer 1 the 6 six times then the first; else the 14
+     * twice then the first 9 */
+    for (size_t p = 0; p < LABEL_PARENTS; p++)
+        memcpy(expanded + p * B, parents + (p % np) * B, B * sizeof(gbool));
+    gu32 layer_num = gu32_constant(layer);
+    r1cs_push(cs, "create_label");
+    int r = label_circuit_create(cs, &st->labels[layer - 1], x->id_bits, 256, expanded, &layer_num,
+                                 &st->ch);
+    r1cs_pop(cs);
+    r1cs_pop(cs);
+    free(parents);
+    free(expanded);
+    return r;
+}
 
+/* encode, tree R, c_x column hash, tree C: reads data_leaf and the labels. */
+static int tail_unit(r1cs_cs *cs, const porep_ctx *x, const porep_witness *w, size_t c,
+                     porep_chal *st) {
+    const unsigned L = x->s->layers;
+    const size_t lr = por_shape_levels(&x->rc), sr = por_shape_siblings(&x->rc);
     r1cs_push(cs, "encode_node");
     r1cs_push(cs, "encode_add");
-    gnum encoded = gnum_add(cs, &labels[L - 1], &data_leaf);
+    gnum encoded = gnum_add(cs, &st->labels[L - 1], &st->data_leaf);
     r1cs_pop(cs);
     r1cs_pop(cs);
     r1cs_push(cs, "comm_r_last_data_inclusion");
-    r = inclusion(cs, &x->rc, &encoded, w ? w->r_index + c * lr : NULL,
-                  w ? w->r_sib + c * sr : NULL, x->comm_r_last);
+    int r = inclusion(cs, &x->rc, &encoded, w ? w->r_index + c * lr : NULL,
+                      w ? w->r_sib + c * sr : NULL, &x->comm_r_last);
     r1cs_pop(cs);
     if (r)
         return -1;
-
     gnum col_hash;
     r1cs_push(cs, "c_x_column_hash");
-    r = poseidon_circuit_hash(cs, labels, L, &col_hash);
+    r = poseidon_circuit_hash(cs, st->labels, L, &col_hash);
     r1cs_pop(cs);
     if (r)
         return -1;
     const size_t cx = c * POREP_COLUMNS; /* k = 0 */
     r1cs_push(cs, "c_x_inclusion");
     r = inclusion(cs, &x->rc, &col_hash, w ? w->c_index + cx * lr : NULL,
-                  w ? w->c_sib + cx * sr : NULL, x->comm_c);
+                  w ? w->c_sib + cx * sr : NULL, &x->comm_c);
     r1cs_pop(cs);
     return r;
 }
 
-int porep_circuit_synthesize(r1cs_cs *cs, const porep_shape *s, const porep_witness *w) {
+int porep_unit_synth(r1cs_cs *cs, const porep_ctx *x, const porep_witness *w, size_t c, unsigned u,
+                     porep_chal *st) {
+    const size_t ld = por_shape_levels(&x->d);
+    const unsigned K = porep_units_per_challenge(x->s);
+    r1cs_segment(cs, porep_unit_kind_of(x->s, u), (uint32_t)(c * K + u));
+    r1cs_push(cs, "challenge_%zu", c);
+    int r = 0;
+    if (u == POREP_UNIT_TREE_D) {
+        st->data_leaf = alloc_named(cs, "data_leaf", w ? &w->data_leaf[c] : NULL);
+        r1cs_push(cs, "comm_d_inclusion");
+        r = inclusion(cs, &x->d, &st->data_leaf, w ? w->d_index + c * ld : NULL,
+                      w ? w->d_sib + c * ld : NULL, &x->comm_d);
+        r1cs_pop(cs);
+    } else if (u < POREP_UNIT_CHALLENGE) {
+        unsigned i = u - 1; /* parent i: DRG 0..5, then expander */
+        int drg = i < POREP_DRG_PARENTS;
+        r = parent_column(cs, x, w, c, u, drg ? "drg" : "exp", drg ? i : i - POREP_DRG_PARENTS,
+                          st->cols[i]);
+    } else if (u == POREP_UNIT_CHALLENGE) {
+        r1cs_push(cs, "challenge");
+        st->ch = gu64_alloc(cs, w ? &w->challenge[c] : NULL);
+        r1cs_pop(cs);
+        r1cs_push(cs, "challenge input");
+        gu64_pack_into_input(cs, &st->ch);
+        r1cs_pop(cs);
+    } else if (u < POREP_UNIT_LABEL0 + x->s->layers) {
+        r = label_unit(cs, x, st, u - POREP_UNIT_LABEL0 + 1);
+    } else if (u == POREP_UNIT_LABEL0 + x->s->layers) {
+        r = tail_unit(cs, x, w, c, st);
+    } else {
+        r = -1;
+    }
+    r1cs_pop(cs);
+    return r ? -1 : 0;
+}
+
+int porep_prefix_synth(r1cs_cs *cs, porep_ctx *x, const porep_shape *s, const porep_witness *w) {
     if (porep_shape_check(s) || (w && !witness_complete(w)))
         return -1;
-    porep_ctx x = {.s = s};
-    porep_shape_tree_rc(s, &x.rc);
-    porep_shape_tree_d(s, &x.d);
-    x.parents = malloc((size_t)(POREP_DRG_PARENTS + POREP_EXP_PARENTS) * 256 * sizeof(gbool));
-    x.expanded = malloc((size_t)LABEL_PARENTS * 256 * sizeof(gbool));
-    if (!x.parents || !x.expanded) {
-        free(x.parents);
-        free(x.expanded);
-        return -1;
-    }
+    memset(x, 0, sizeof *x);
+    x->s = s;
+    porep_shape_tree_rc(s, &x->rc);
+    porep_shape_tree_d(s, &x->d);
 
     gnum replica_id = alloc_named(cs, "replica_id", w ? &w->replica_id : NULL);
     inputize_named(cs, "replica_id_input", &replica_id);
-    gbool le[GNUM_BITS], id_bits[256];
+    gbool le[GNUM_BITS];
     r1cs_push(cs, "replica_id_bits");
     gnum_to_bits_le(cs, &replica_id, le);
     r1cs_pop(cs);
-    tree_hash_reverse_bit_numbering(id_bits, le, GNUM_BITS);
-    x.id_bits = id_bits;
+    tree_hash_reverse_bit_numbering(x->id_bits, le, GNUM_BITS);
 
-    gnum comm_d = alloc_named(cs, "comm_d", w ? &w->comm_d : NULL);
-    inputize_named(cs, "comm_d_input", &comm_d);
+    x->comm_d = alloc_named(cs, "comm_d", w ? &w->comm_d : NULL);
+    inputize_named(cs, "comm_d_input", &x->comm_d);
     gnum comm_r = alloc_named(cs, "comm_r", w ? &w->comm_r : NULL);
     inputize_named(cs, "comm_r_input", &comm_r);
-    gnum comm_r_last = alloc_named(cs, "comm_r_last", w ? &w->comm_r_last : NULL);
-    gnum comm_c = alloc_named(cs, "comm_c", w ? &w->comm_c : NULL);
-    x.comm_d = &comm_d;
-    x.comm_c = &comm_c;
-    x.comm_r_last = &comm_r_last;
+    x->comm_r_last = alloc_named(cs, "comm_r_last", w ? &w->comm_r_last : NULL);
+    x->comm_c = alloc_named(cs, "comm_c", w ? &w->comm_c : NULL);
 
     /* comm_r = H(comm_c || comm_r_last): (comm_r) * (ONE) = (h) */
-    gnum pre[2] = {comm_c, comm_r_last}, h;
+    gnum pre[2] = {x->comm_c, x->comm_r_last}, h;
     r1cs_push(cs, "H_comm_c_comm_r_last");
     int r = poseidon_circuit_hash(cs, pre, 2, &h);
     r1cs_pop(cs);
-    if (r == 0) {
+    if (r)
+        return -1;
+    R1CS_LC_ONLY(cs) {
         r1cs_lc a = R1CS_LC_INIT, b = R1CS_LC_INIT, cc = R1CS_LC_INIT;
         r1cs_lc_add_var(&a, comm_r.var);
         r1cs_lc_add_var(&b, R1CS_ONE);
         r1cs_lc_add_var(&cc, h.var);
         r1cs_enforce(cs, "enforce comm_r = H(comm_c || comm_r_last)", &a, &b, &cc);
+        r1cs_lc_free(&a);
+        r1cs_lc_free(&b);
+        r1cs_lc_free(&cc);
     }
-    for (size_t c = 0; r == 0 && c < s->challenges; c++) {
-        r1cs_push(cs, "challenge_%zu", c);
-        r = challenge_synth(cs, &x, w, c);
-        r1cs_pop(cs);
-    }
-    free(x.parents);
-    free(x.expanded);
+    return 0;
+}
+
+int porep_circuit_synthesize(r1cs_cs *cs, const porep_shape *s, const porep_witness *w) {
+    porep_ctx *x = malloc(sizeof *x);
+    porep_chal *st = malloc(sizeof *st);
+    int r = (x && st) ? porep_prefix_synth(cs, x, s, w) : -1;
+    const unsigned K = r ? 0 : porep_units_per_challenge(s);
+    for (size_t c = 0; r == 0 && c < s->challenges; c++)
+        for (unsigned u = 0; r == 0 && u < K; u++)
+            r = porep_unit_synth(cs, x, w, c, u, st);
+    free(x);
+    free(st);
     return r;
 }
 

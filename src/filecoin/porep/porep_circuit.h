@@ -28,7 +28,9 @@
 
 #include "field/fr.h"
 #include "filecoin/proof_types.h"
+#include "gadget/num.h"
 #include "gadget/por.h"
+#include "gadget/uint64.h"
 #include "r1cs/cs.h"
 
 #define POREP_DRG_PARENTS 6 /* BASE_DEGREE */
@@ -130,5 +132,59 @@ int porep_witness_check(const porep_shape *s, const porep_witness *w, uint64_t *
 int porep_public_inputs(fr *out, const porep_shape *s, const fr *replica_id, const fr *comm_d,
                         const fr *comm_r, const uint64_t *challenge, const uint32_t *drg,
                         const uint32_t *exp, char *err, size_t errlen);
+
+/* ---- units (docs/PCE.md s.5) ------------------------------------------------
+ * The circuit cut into units, shared by the classic synthesis
+ * (porep_circuit_synthesize runs them in order) and the parallel witness
+ * driver (porep_witness_par.h runs them on witness views).
+ * The prefix allocates replica_id, its bits, comm_d, comm_r, comm_r_last,
+ * comm_c and checks comm_r.  Then challenge c has K = 17 + L units, unit u
+ * marked r1cs_segment(kind, c * K + u):
+ *   u = 0          tree D: data_leaf and its PoR                 POREP_SEG_TREE_D
+ *   u = 1..14      parent column u - 1 (6 DRG, 8 expander)       POREP_SEG_COLUMN
+ *   u = 15         the challenge UInt64 and its packed input    POREP_SEG_CHALLENGE
+ *   u = 16..15+L   labeling layer u - 15                         POREP_SEG_LABEL
+ *   u = 16+L       encode, tree R, c_x column hash, tree C       POREP_SEG_TAIL
+ * A unit reads the prefix (porep_ctx) and the values other units of its
+ * challenge hand on in porep_chal: the tree D unit writes data_leaf, the
+ * column units cols, the challenge unit ch, the labeling units labels. */
+typedef enum {
+    POREP_SEG_TREE_D = 1,
+    POREP_SEG_COLUMN = 2,
+    POREP_SEG_CHALLENGE = 3,
+    POREP_SEG_LABEL = 4,
+    POREP_SEG_TAIL = 5,
+} porep_unit_kind;
+
+enum {
+    POREP_UNIT_TREE_D = 0,
+    POREP_UNIT_CHALLENGE = 1 + POREP_DRG_PARENTS + POREP_EXP_PARENTS, /* 15 */
+    POREP_UNIT_LABEL0 = POREP_UNIT_CHALLENGE + 1,                     /* 16: layer 1 */
+};
+
+/* What the prefix hands to every unit. */
+typedef struct {
+    const porep_shape *s;
+    por_shape rc, d;
+    gnum comm_d, comm_c, comm_r_last;
+    gbool id_bits[256];
+} porep_ctx;
+
+/* What a challenge's units hand to each other. */
+typedef struct {
+    gnum data_leaf;
+    gnum cols[POREP_DRG_PARENTS + POREP_EXP_PARENTS][POREP_MAX_LAYERS];
+    gu64 ch;
+    gnum labels[POREP_MAX_LAYERS];
+} porep_chal;
+
+unsigned porep_units_per_challenge(const porep_shape *s);
+porep_unit_kind porep_unit_kind_of(const porep_shape *s, unsigned u);
+
+/* The prefix; fills x.  -1 for a bad shape or an incomplete witness. */
+int porep_prefix_synth(r1cs_cs *cs, porep_ctx *x, const porep_shape *s, const porep_witness *w);
+/* Unit u of challenge c (its segment mark and namespace included). */
+int porep_unit_synth(r1cs_cs *cs, const porep_ctx *x, const porep_witness *w, size_t c, unsigned u,
+                     porep_chal *st);
 
 #endif

@@ -79,11 +79,13 @@ static int sector_synth(r1cs_cs *cs, const post_shape *s, const por_shape *t, co
     r1cs_pop(cs);
     if (r)
         return -1;
-    r1cs_lc a = R1CS_LC_INIT, b = R1CS_LC_INIT, c = R1CS_LC_INIT;
-    r1cs_lc_add_var(&a, comm_r.var);
-    r1cs_lc_add_var(&b, R1CS_ONE);
-    r1cs_lc_add_var(&c, h.var);
-    r1cs_enforce(cs, "enforce_comm_c_comm_r_last_hash_comm_r", &a, &b, &c);
+    R1CS_LC_ONLY(cs) {
+        r1cs_lc a = R1CS_LC_INIT, b = R1CS_LC_INIT, c = R1CS_LC_INIT;
+        r1cs_lc_add_var(&a, comm_r.var);
+        r1cs_lc_add_var(&b, R1CS_ONE);
+        r1cs_lc_add_var(&c, h.var);
+        r1cs_enforce(cs, "enforce_comm_c_comm_r_last_hash_comm_r", &a, &b, &c);
+    }
 
     for (size_t j = 0; j < C; j++) {
         const size_t kj = k * C + j;
@@ -98,24 +100,35 @@ static int sector_synth(r1cs_cs *cs, const post_shape *s, const por_shape *t, co
     return 0;
 }
 
-int post_circuit_synthesize(r1cs_cs *cs, const post_shape *s, const post_witness *w) {
+int post_sector_synth(r1cs_cs *cs, const post_shape *s, const post_witness *w, size_t i) {
+    por_shape t;
+    post_shape_tree(s, &t);
+    /* missing sectors repeat the last real one */
+    size_t k = w ? (i < w->n_sectors ? i : w->n_sectors - 1) : 0;
+    r1cs_segment(cs, POST_SEG_SECTOR, (uint32_t)i);
+    r1cs_push(cs, "outer namespace");
+    r1cs_push(cs, "sector_%zu", i);
+    int r = sector_synth(cs, s, &t, w, k);
+    r1cs_pop(cs);
+    r1cs_pop(cs);
+    return r;
+}
+
+int post_witness_valid(const post_shape *s, const post_witness *w) {
     if (post_shape_check(s))
         return -1;
     if (w && (w->n_sectors < 1 || w->n_sectors > s->sectors || !w->comm_r || !w->comm_c ||
               !w->comm_r_last || !w->leaf || !w->index || !w->sib))
         return -1;
-    por_shape t;
-    post_shape_tree(s, &t);
+    return 0;
+}
+
+int post_circuit_synthesize(r1cs_cs *cs, const post_shape *s, const post_witness *w) {
+    if (post_witness_valid(s, w))
+        return -1;
     int r = 0;
-    r1cs_push(cs, "outer namespace");
-    for (size_t i = 0; r == 0 && i < s->sectors; i++) {
-        /* missing sectors repeat the last real one */
-        size_t k = w ? (i < w->n_sectors ? i : w->n_sectors - 1) : 0;
-        r1cs_push(cs, "sector_%zu", i);
-        r = sector_synth(cs, s, &t, w, k);
-        r1cs_pop(cs);
-    }
-    r1cs_pop(cs);
+    for (size_t i = 0; r == 0 && i < s->sectors; i++)
+        r = post_sector_synth(cs, s, w, i);
     return r;
 }
 

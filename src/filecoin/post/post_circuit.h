@@ -57,8 +57,18 @@ typedef struct {
 } post_witness;
 
 /* Synthesizes the circuit; w = NULL is the blank circuit (no values).
- * Returns 0, or -1 for a bad shape or witness size (nothing synthesized). */
+ * Returns 0, or -1 for a bad shape or witness size (nothing synthesized).
+ * Each sector is one unit (docs/PCE.md s.5): post_sector_synth, marked
+ * r1cs_segment(POST_SEG_SECTOR, i), reads nothing but its witness row, so
+ * the sectors' witnesses can be generated in parallel (post_witness_par.h). */
 int post_circuit_synthesize(r1cs_cs *cs, const post_shape *s, const post_witness *w);
+
+#define POST_SEG_SECTOR 1u
+/* 0 if s is a checked shape and w (may be NULL) fits it, else -1. */
+int post_witness_valid(const post_shape *s, const post_witness *w);
+/* Sector i (0 <= i < s->sectors) of a valid shape and witness: its segment
+ * mark, namespaces "outer namespace/sector_i" and synthesis. */
+int post_sector_synth(r1cs_cs *cs, const post_shape *s, const post_witness *w, size_t i);
 
 /* FallbackPoStCompound::generate_public_inputs: per sector comm_r, then the
  * challenges' leaf indices, n_sectors real sectors padded by repeating the
