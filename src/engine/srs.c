@@ -181,6 +181,7 @@ static void demote_to_warm(srs_manager *m, srs_set *s) {
 }
 
 int srs_make_room(srs_manager *m, uint64_t need, const srs_set *keep) {
+    int young_ok = -1; /* asked once, only when a recently used set is the candidate */
     while (!mem_fits(m->env.mem, need)) {
         srs_set *lru = NULL;
         for (srs_set *s = m->sets; s; s = s->next)
@@ -189,15 +190,15 @@ int srs_make_room(srs_manager *m, uint64_t need, const srs_set *keep) {
                 lru = s;
         if (!lru)
             return 0;
+        if (m->min_idle_ms > 0 && lru->last_used_ms > m->env.now_ms(m->env.ctx) - m->min_idle_ms) {
+            if (young_ok < 0)
+                young_ok = !m->env.can_release || !m->env.can_release(m->env.ctx);
+            if (!young_ok)
+                return 0; /* running work will free memory: wait for it instead */
+        }
         demote_to_warm(m, lru);
     }
     return 1;
-}
-
-void srs_sweep_idle(srs_manager *m, double idle_ms, double now_ms) {
-    for (srs_set *s = m->sets; s; s = s->next)
-        if (s->tier == SRS_HOT && !s->refs && !s->loading && s->last_used_ms < now_ms - idle_ms)
-            demote_to_warm(m, s);
 }
 
 cuzk_status srs_acquire(srs_manager *m, srs_set *s, uint64_t also, int wait, double *load_ms,

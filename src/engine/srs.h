@@ -16,10 +16,12 @@
  * reference on its set from admission until its last partition is proven;
  * while referenced (or loading) a set is never demoted.  When memory is
  * needed, unreferenced hot sets are demoted to WARM least recently used
- * first.  A set idle (unreferenced) for eviction_min_idle_s is demoted by the
- * dispatcher's sweep even without pressure, returning its memory to the
- * system.  cuzk_engine_evict_srs demotes to COLD (unmapped) and refuses a
- * set in use.
+ * first; a set used within the last min_idle_ms (memory.eviction_min_idle) is
+ * demoted only when nothing running will release memory, so a short burst of
+ * other work waits rather than throwing out the set the next proof needs.
+ * Nothing is demoted without pressure: an idle set keeps its memory (and its
+ * GPU copy) until memory is needed or cuzk_engine_evict_srs demotes it to
+ * COLD (unmapped), which refuses a set in use.
  *
  * Inputs: the manager knows nothing of the engine.  Its owner hands it, in
  * srs_env, the memory budget HOT sets are counted in, the lock and memory
@@ -89,6 +91,7 @@ typedef struct {
     srs_name *names;
     srs_set *sets;
     uint64_t loads, demotions;
+    double min_idle_ms; /* memory.eviction_min_idle: see srs_make_room */
 } srs_manager;
 
 void srs_init(srs_manager *m, const char *cache_dir, const srs_env *env);
@@ -112,11 +115,11 @@ cuzk_status srs_acquire(srs_manager *m, srs_set *s, uint64_t also, int wait, dou
                         char err[CUZK_ERROR_LEN]);
 void srs_release(srs_manager *m, srs_set *s);
 
-/* Demotes unreferenced HOT sets (LRU first, never `keep`) until need bytes
- * fit; returns whether they fit. */
+/* Memory pressure: demotes unreferenced HOT sets (LRU first, never `keep`)
+ * until need bytes fit; returns whether they fit.  Sets idle for less than
+ * min_idle_ms are demoted only when waiting cannot help (env.can_release
+ * says no running work will release memory). */
 int srs_make_room(srs_manager *m, uint64_t need, const srs_set *keep);
-/* Demotes unreferenced HOT sets idle since before now - idle_ms. */
-void srs_sweep_idle(srs_manager *m, double idle_ms, double now_ms);
 /* cuzk_engine_evict_srs: HOT/WARM -> COLD.  CUZK_E_EXHAUSTED while in use. */
 cuzk_status srs_evict(srs_manager *m, srs_set *s, uint64_t *freed);
 

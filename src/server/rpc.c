@@ -46,6 +46,8 @@ int rpc_code_from_status(cuzk_status s) {
         return RPC_UNAVAILABLE;
     case CUZK_E_INTERNAL:
         return RPC_INTERNAL;
+    case CUZK_E_EXISTS:
+        return RPC_ALREADY_EXISTS;
     }
     return RPC_INTERNAL;
 }
@@ -64,6 +66,8 @@ const char *rpc_code_name(int code) {
         return "DEADLINE_EXCEEDED";
     case RPC_NOT_FOUND:
         return "NOT_FOUND";
+    case RPC_ALREADY_EXISTS:
+        return "ALREADY_EXISTS";
     case RPC_RESOURCE_EXHAUSTED:
         return "RESOURCE_EXHAUSTED";
     case RPC_UNIMPLEMENTED:
@@ -348,10 +352,11 @@ static void do_prove(cuzk_engine *e, const uint8_t *req, size_t len, const rpc_c
                  res.error[0] ? res.error : cuzk_status_name(st));
         } else if (w == WAIT_GONE) {
             /* Nobody will collect this proof: stop it, unless an earlier call
-             * with the same request_id created the job and may still want it. */
+             * with the same request_id created the job and may still want it.
+             * Abandoned, not cancelled: a retry with this id starts it again. */
             int was_running = 0;
             if (!info.existing)
-                cuzk_engine_cancel(e, info.job_id, &was_running);
+                cuzk_engine_abandon(e, info.job_id, &was_running);
             fail(out, RPC_CANCELLED, "the caller went away; job %s %s", info.job_id,
                  info.existing ? "continues" : "cancelled");
             slog(SLOG_INFO, "rpc", "prove abandoned by the caller job_id=%s cancelled=%d",

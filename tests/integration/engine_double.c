@@ -109,7 +109,7 @@ cuzk_priority cuzk_kind_default_priority(cuzk_proof_kind k) {
 const char *cuzk_status_name(cuzk_status s) {
     static const char *const n[] = {"ok",      "invalid",   "unsupported", "not found",
                                     "timeout", "exhausted", "shutdown",    "internal"};
-    return (unsigned)s <= CUZK_E_INTERNAL ? n[s] : "?";
+    return (unsigned)s <= CUZK_E_INTERNAL ? n[s] : s == CUZK_E_EXISTS ? "already exists" : "?";
 }
 
 static job *find_job(cuzk_engine *e, const char *id) {
@@ -384,6 +384,11 @@ cuzk_status cuzk_engine_cancel(cuzk_engine *e, const char *job_id, int *was_runn
     }
     pthread_mutex_unlock(&e->mu);
     return st;
+}
+
+/* The double keeps no request digests: abandoning is cancelling here. */
+cuzk_status cuzk_engine_abandon(cuzk_engine *e, const char *job_id, int *was_running) {
+    return cuzk_engine_cancel(e, job_id, was_running);
 }
 
 static int known_circuit(const char *id) {

@@ -1,7 +1,8 @@
 /* Engine: the SRS manager.  Published Filecoin file names, the parameter
  * cache (FIL_PROOFS_PARAMETER_CACHE wins), preload/evict across the tiers,
- * LRU demotion under a tight budget that never drops a set in use, the idle
- * sweep, and clear errors for missing or corrupt files. */
+ * LRU demotion under a tight budget that never drops a set in use, no
+ * demotion for idleness alone (only pressure or EvictSRS), and clear errors
+ * for missing or corrupt files. */
 #include "engine_fixture.h"
 
 static int tier_of(cuzk_engine *e, const char *id, uint64_t *size, uint32_t *refs) {
@@ -154,7 +155,9 @@ static void test_eviction_respects_use(void) {
     cuzk_engine_free(e);
 }
 
-static void test_idle_sweep(void) {
+/* Idleness alone demotes nothing (#32): past eviction_min_idle the set is
+ * still HOT and counted; only EvictSRS (or pressure) lets it go. */
+static void test_no_idle_demotion(void) {
     fx_reset();
     cuzk_engine_config c;
     fx_config(&c);
@@ -162,11 +165,19 @@ static void test_idle_sweep(void) {
     cuzk_engine *e = fx_engine(&c);
     CHECK(fx_submit(e, "i", CUZK_KIND_POREP_C2, 0, "tiny-a", 1, 93, NULL, NULL) == CUZK_OK);
     CHECK(fx_await_ok(e, "i", "tiny-a", 1, 93));
-    FX_WAIT_FOR(tier_of(e, "tiny-a", NULL, NULL) == 1); /* demoted once idle for 1 s */
+    usleep(2500 * 1000); /* idle 2.5 s: more than eviction_min_idle, several dispatcher ticks */
+    CHECK(tier_of(e, "tiny-a", NULL, NULL) == 0);
+    engine_debug_stats d;
+    engine_debug_stats_get(e, &d);
+    CHECK(d.srs_demotions == 0);
     cuzk_engine_status s;
     cuzk_engine_get_status(e, &s);
-    CHECK(s.memory_in_use == 0);
+    CHECK(s.memory_in_use > 0);
     cuzk_engine_status_clear(&s);
+    int was = 0;
+    uint64_t freed = 0;
+    CHECK(cuzk_engine_evict_srs(e, "tiny-a", &was, &freed) == CUZK_OK && was && freed > 0);
+    CHECK(tier_of(e, "tiny-a", NULL, NULL) == 2);
     cuzk_engine_free(e);
 }
 
@@ -201,7 +212,7 @@ int main(void) {
     test_names();
     test_preload_evict();
     test_eviction_respects_use();
-    test_idle_sweep();
+    test_no_idle_demotion();
     test_bad_files();
     fx_cleanup();
     return check_finish();
