@@ -112,8 +112,10 @@ void cuzk_result_clear(cuzk_result *r);
  * [pipeline] sections of cuzk.toml.  cuzk_engine_config_defaults fills the
  * documented defaults (cuzk.example.toml); 0 means "auto" where noted. */
 typedef struct {
-    char param_cache[4096];        /* srs.param_cache (FIL_PROOFS_PARAMETER_CACHE wins if set) */
-    uint64_t memory_budget;        /* memory.total_budget in bytes; 0 = auto (MemTotal - margin) */
+    char param_cache[4096]; /* srs.param_cache; "" = FIL_PROOFS_PARAMETER_CACHE, else the default */
+    int trust_params;       /* srs.trust_params: skip the published-digest check of parameter
+                               files (TRUST_PARAMS=1 in the environment does too) */
+    uint64_t memory_budget; /* memory.total_budget in bytes; 0 = auto (MemTotal - margin) */
     uint64_t memory_safety_margin; /* memory.safety_margin */
     uint64_t eviction_min_idle_s;  /* memory.eviction_min_idle: under pressure only (srs.h) */
     int gpu_devices[16];           /* gpus.devices; n_gpu_devices 0 = all found */

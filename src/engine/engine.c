@@ -21,6 +21,7 @@
 #include "engine/engine_internal.h"
 #include "engine/pipeline.h"
 #include "filecoin/hash/blake2b.h"
+#include "filecoin/param_digest.h"
 #include "filecoin/param_dir.h"
 #include "util/err.h"
 
@@ -71,6 +72,7 @@ cuzk_engine *cuzk_engine_new(const cuzk_engine_config *cfg, char err[CUZK_ERROR_
     srs_env srs_in = {&e->mem, &e->mu, &e->cv_mem, e, srs_now, pipeline_can_release, srs_forget};
     srs_init(&e->srs, c->param_cache, &srs_in);
     e->srs.min_idle_ms = (double)c->eviction_min_idle_s * 1000;
+    e->srs.trust_params = c->trust_params || fc_param_trust_env();
     e->backend = &groth16_backend_cpu;
 #ifdef CUZK_HAVE_CUDA
     if (c->use_gpu) {

@@ -29,6 +29,11 @@
  * will release some), and the backend's hook to drop a device copy of a
  * set that is demoted.
  *
+ * Digests: the first time a set is opened, a file with one of Filecoin's
+ * published names is held against parameters.json's digest
+ * (filecoin/param_digest.h) unless trust_params; a mismatch fails the load
+ * with a message naming the file and both digests.
+ *
  * Loading and decoding run without the lock (flag `loading`; others wanting
  * the set wait on the memory condition).  Everything else runs under it. */
 #ifndef CUZK_ENGINE_SRS_H
@@ -61,6 +66,7 @@ typedef struct srs_set {
     unsigned refs;
     double last_used_ms;
     uint64_t hot_bytes; /* what HOT costs (known once WARM) */
+    int digest_checked; /* the file was held against its published digest (once) */
     groth16_params gp;  /* WARM and HOT */
     groth16_pvk pvk;    /* WARM and HOT */
     g1_affine *h, *l, *a, *b1;
@@ -92,6 +98,7 @@ typedef struct {
     srs_set *sets;
     uint64_t loads, demotions;
     double min_idle_ms; /* memory.eviction_min_idle: see srs_make_room */
+    int trust_params;   /* skip the published-digest check (filecoin/param_digest.h) */
 } srs_manager;
 
 void srs_init(srs_manager *m, const char *cache_dir, const srs_env *env);
