@@ -78,7 +78,7 @@ static void test_critical_not_held(void) {
     cuzk_engine_config c;
     fx_config(&c);
     c.max_batch_size = 4;
-    c.max_batch_wait_ms = 60000;
+    c.max_batch_wait_ms = 600000; /* far beyond the await below */
     cuzk_engine *e = fx_engine(&c);
     /* a lone WinningPoSt leaves at once (an await far shorter than the wait) */
     CHECK(fx_submit(e, "win", CUZK_KIND_WINNING_POST, 0, "tiny-b", 1, 321, NULL, NULL) == CUZK_OK);
