@@ -9,8 +9,9 @@
  *
  * Names: every circuit id's file stem is registered (circuit_provider.h;
  * the Filecoin ones with their published names by engine/providers.c).  The
- * cache is srs.param_cache, and FIL_PROOFS_PARAMETER_CACHE wins when set
- * (filecoin/param_dir.h).
+ * cache is srs.param_cache as the engine was given it (the daemon's config
+ * resolves it: an explicit setting, else FIL_PROOFS_PARAMETER_CACHE, else the
+ * default; filecoin/param_dir.h).
  *
  * Ownership and lifetime: the manager owns every set.  A running batch holds a
  * reference on its set from admission until its last partition is proven;
@@ -81,7 +82,7 @@ typedef struct {
     pthread_mutex_t *mu;         /* held by every caller; dropped while loading */
     pthread_cond_t *cv_mem;      /* waited on for memory and loads; broadcast when either frees */
     void *ctx;                   /* passed to the hooks */
-    double (*now_ms)(void *ctx); /* the clock of last use and idle sweeps */
+    double (*now_ms)(void *ctx); /* the clock of last use (min_idle_ms under pressure) */
     /* Whether memory held now will be released without new admissions (a
      * short acquire may then wait instead of failing). */
     int (*can_release)(void *ctx);
