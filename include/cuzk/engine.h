@@ -167,10 +167,15 @@ cuzk_status cuzk_engine_await(cuzk_engine *e, const char *job_id, uint64_t timeo
 /* Queued jobs are removed at once; running jobs stop at the next partition
  * boundary.  *was_running tells which. */
 cuzk_status cuzk_engine_cancel(cuzk_engine *e, const char *job_id, int *was_running);
-/* Cancels like cuzk_engine_cancel because the caller went away (deadline,
- * disconnect): the job's id is then free for a retry of the same request,
- * which starts the proof again.  A final job stays as it is. */
-cuzk_status cuzk_engine_abandon(cuzk_engine *e, const char *job_id, int *was_running);
+/* A caller waits for job_id's proof (the server's Prove, after its submit;
+ * created: that submit made the job).  Pairs with cuzk_engine_abandon. */
+cuzk_status cuzk_engine_attach(cuzk_engine *e, const char *job_id, int created);
+/* An attached caller went away (deadline, disconnect).  When it was the last
+ * one and a Prove created the job, the job is cancelled like
+ * cuzk_engine_cancel, but its id is then free: a retry of the same request
+ * starts the proof again.  A job another caller still waits for, one created
+ * by SubmitProof, or a final one, stays as it is; *cancelled says which. */
+cuzk_status cuzk_engine_abandon(cuzk_engine *e, const char *job_id, int *cancelled);
 
 /* SRS management by circuit id ("porep-2k", "porep-32g", "wpost-32g", ...). */
 cuzk_status cuzk_engine_preload_srs(cuzk_engine *e, const char *circuit_id, int *already_loaded,

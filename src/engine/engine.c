@@ -400,29 +400,11 @@ cuzk_status cuzk_engine_await(cuzk_engine *e, const char *job_id, uint64_t timeo
     return st;
 }
 
-static cuzk_status cancel_job(cuzk_engine *e, const char *job_id, int *was_running, int abandoned);
-
-cuzk_status cuzk_engine_cancel(cuzk_engine *e, const char *job_id, int *was_running) {
-    return cancel_job(e, job_id, was_running, 0);
-}
-
-cuzk_status cuzk_engine_abandon(cuzk_engine *e, const char *job_id, int *was_running) {
-    return cancel_job(e, job_id, was_running, 1);
-}
-
-static cuzk_status cancel_job(cuzk_engine *e, const char *job_id, int *was_running, int abandoned) {
-    int dummy;
-    if (!was_running)
-        was_running = &dummy;
+/* Cancels j under the engine lock: a queued job at once, a running one at
+ * its next partition boundary.  abandoned: its caller went away, so its id
+ * stays free for a retry (no tombstone). */
+static void cancel_locked(cuzk_engine *e, engine_job *j, int *was_running, int abandoned) {
     *was_running = 0;
-    if (!e || !job_id)
-        return CUZK_E_INVALID;
-    pthread_mutex_lock(&e->mu);
-    engine_job *j = job_table_find(&e->jobs, job_id);
-    if (!j) {
-        pthread_mutex_unlock(&e->mu);
-        return CUZK_E_NOT_FOUND;
-    }
     job_ref(j);
     if (abandoned && !job_is_final(j) && !j->cancel_requested)
         j->abandoned = 1;
@@ -437,8 +419,57 @@ static cuzk_status cancel_job(cuzk_engine *e, const char *job_id, int *was_runni
         pipeline_cancel_job(e, j);
     } /* a final job stays as it is */
     job_unref(j);
+}
+
+cuzk_status cuzk_engine_cancel(cuzk_engine *e, const char *job_id, int *was_running) {
+    int dummy;
+    if (!was_running)
+        was_running = &dummy;
+    *was_running = 0;
+    if (!e || !job_id)
+        return CUZK_E_INVALID;
+    pthread_mutex_lock(&e->mu);
+    engine_job *j = job_table_find(&e->jobs, job_id);
+    if (j)
+        cancel_locked(e, j, was_running, 0);
     pthread_mutex_unlock(&e->mu);
-    return CUZK_OK;
+    return j ? CUZK_OK : CUZK_E_NOT_FOUND;
+}
+
+cuzk_status cuzk_engine_attach(cuzk_engine *e, const char *job_id, int created) {
+    if (!e || !job_id)
+        return CUZK_E_INVALID;
+    pthread_mutex_lock(&e->mu);
+    engine_job *j = job_table_find(&e->jobs, job_id);
+    if (j) {
+        j->waiters++;
+        j->prove_created |= created != 0;
+    }
+    pthread_mutex_unlock(&e->mu);
+    return j ? CUZK_OK : CUZK_E_NOT_FOUND;
+}
+
+cuzk_status cuzk_engine_abandon(cuzk_engine *e, const char *job_id, int *cancelled) {
+    int dummy;
+    if (!cancelled)
+        cancelled = &dummy;
+    *cancelled = 0;
+    if (!e || !job_id)
+        return CUZK_E_INVALID;
+    pthread_mutex_lock(&e->mu);
+    engine_job *j = job_table_find(&e->jobs, job_id);
+    if (j) {
+        if (j->waiters)
+            j->waiters--;
+        /* another caller (a retry that re-attached) may still want it */
+        if (!j->waiters && j->prove_created && !job_is_final(j)) {
+            int was_running;
+            cancel_locked(e, j, &was_running, 1);
+            *cancelled = 1;
+        }
+    }
+    pthread_mutex_unlock(&e->mu);
+    return j ? CUZK_OK : CUZK_E_NOT_FOUND;
 }
 
 cuzk_status cuzk_engine_preload_srs(cuzk_engine *e, const char *circuit_id, int *already_loaded,

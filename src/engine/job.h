@@ -51,6 +51,8 @@ typedef struct engine_job {
     int in_table;
     uint8_t digest[32]; /* of the request's content: de-duplication by request_id */
     int abandoned;      /* cancelled because its caller went away: the id may be reused */
+    unsigned waiters;   /* Prove callers attached (cuzk_engine_attach) */
+    int prove_created;  /* a Prove created it: its last caller leaving abandons it */
 
     /* running */
     struct engine_batch *batch;

@@ -386,9 +386,19 @@ cuzk_status cuzk_engine_cancel(cuzk_engine *e, const char *job_id, int *was_runn
     return st;
 }
 
-/* The double keeps no request digests: abandoning is cancelling here. */
-cuzk_status cuzk_engine_abandon(cuzk_engine *e, const char *job_id, int *was_running) {
-    return cuzk_engine_cancel(e, job_id, was_running);
+/* The double keeps no waiters: a Prove that created its job cancels it when
+ * its caller leaves (the server tells it whether it created the job). */
+static __thread int double_created;
+cuzk_status cuzk_engine_attach(cuzk_engine *e, const char *job_id, int created) {
+    (void)e;
+    (void)job_id;
+    double_created = created;
+    return CUZK_OK;
+}
+cuzk_status cuzk_engine_abandon(cuzk_engine *e, const char *job_id, int *cancelled) {
+    int was_running = 0;
+    *cancelled = double_created;
+    return double_created ? cuzk_engine_cancel(e, job_id, &was_running) : CUZK_OK;
 }
 
 static int known_circuit(const char *id) {

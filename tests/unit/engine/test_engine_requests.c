@@ -6,7 +6,9 @@
  *  - a job abandoned by its caller (cuzk_engine_abandon: the server's Prove
  *    saw a deadline or a disconnect) is no tombstone: the same request under
  *    its id starts again and completes, running or queued when abandoned;
- *    an explicit cancel stays a tombstone;
+ *    only the last attached caller abandons (a retry that re-attached, or a
+ *    SubmitProof creator, keeps the job); an explicit cancel stays a
+ *    tombstone;
  *  - a CRITICAL job is never held by the batch collector, even with
  *    batching on and a long max_batch_wait_ms, while NORMAL work is. */
 #include "engine_fixture.h"
@@ -20,8 +22,10 @@ static void test_abandon_running_then_retry(void) {
     CHECK(fx_submit(e, "porep-1000-5", CUZK_KIND_POREP_C2, 0, "tiny-a", 2, 301,
                     "gate=1 gate_part=0", &info) == CUZK_OK);
     FX_WAIT_FOR(fx.entered[1] == 1);
+    CHECK(cuzk_engine_attach(e, "porep-1000-5", 1) == CUZK_OK); /* the Prove that made it */
     int was = 0;
     CHECK(cuzk_engine_abandon(e, "porep-1000-5", &was) == CUZK_OK && was == 1);
+    CHECK(fx_state_of(e, "porep-1000-5") == CUZK_JOB_RUNNING); /* stops at a boundary */
     /* the retry: same id, same content -> a new job, not the cancelled one */
     CHECK(fx_submit(e, "porep-1000-5", CUZK_KIND_POREP_C2, 0, "tiny-a", 2, 301,
                     "gate=1 gate_part=0", &info) == CUZK_OK);
@@ -56,8 +60,9 @@ static void test_abandon_queued_then_retry(void) {
     FX_WAIT_FOR(fx.entered[2] == 1);
     CHECK(fx_submit(e, "q", CUZK_KIND_POREP_C2, 0, "tiny-a", 1, 312, NULL, NULL) == CUZK_OK);
     CHECK(fx_state_of(e, "q") == CUZK_JOB_QUEUED);
-    int was = 1;
-    CHECK(cuzk_engine_abandon(e, "q", &was) == CUZK_OK && was == 0);
+    int was = 0;
+    CHECK(cuzk_engine_attach(e, "q", 1) == CUZK_OK);
+    CHECK(cuzk_engine_abandon(e, "q", &was) == CUZK_OK && was == 1);
     CHECK(fx_state_of(e, "q") == CUZK_JOB_CANCELLED);
     cuzk_submit_info info;
     CHECK(fx_submit(e, "q", CUZK_KIND_POREP_C2, 0, "tiny-a", 1, 312, NULL, &info) == CUZK_OK);
@@ -67,9 +72,24 @@ static void test_abandon_queued_then_retry(void) {
     CHECK(cuzk_engine_cancel(e, "x", &was) == CUZK_OK);
     CHECK(fx_submit(e, "x", CUZK_KIND_POREP_C2, 0, "tiny-a", 1, 313, NULL, &info) == CUZK_OK);
     CHECK(info.existing == 1 && fx_state_of(e, "x") == CUZK_JOB_CANCELLED);
+    /* a retry that re-attached before the first caller's departure was seen
+     * keeps the job: only the last waiting caller abandons it */
+    CHECK(fx_submit(e, "two", CUZK_KIND_POREP_C2, 0, "tiny-a", 1, 314, NULL, &info) == CUZK_OK);
+    CHECK(cuzk_engine_attach(e, "two", 1) == CUZK_OK);
+    CHECK(fx_submit(e, "two", CUZK_KIND_POREP_C2, 0, "tiny-a", 1, 314, NULL, &info) == CUZK_OK);
+    CHECK(info.existing == 1 && cuzk_engine_attach(e, "two", 0) == CUZK_OK);
+    CHECK(cuzk_engine_abandon(e, "two", &was) == CUZK_OK && was == 0);
+    CHECK(fx_state_of(e, "two") == CUZK_JOB_QUEUED);
+    /* a job made by SubmitProof is kept when a Prove that joined it leaves */
+    CHECK(fx_submit(e, "sub", CUZK_KIND_POREP_C2, 0, "tiny-a", 1, 315, NULL, &info) == CUZK_OK);
+    CHECK(cuzk_engine_attach(e, "sub", 0) == CUZK_OK);
+    CHECK(cuzk_engine_abandon(e, "sub", &was) == CUZK_OK && was == 0);
+    CHECK(fx_state_of(e, "sub") == CUZK_JOB_QUEUED);
     fx_open(2);
     CHECK(fx_await_ok(e, "blk", "tiny-a", 1, 311));
     CHECK(fx_await_ok(e, "q", "tiny-a", 1, 312));
+    CHECK(fx_await_ok(e, "two", "tiny-a", 1, 314));
+    CHECK(fx_await_ok(e, "sub", "tiny-a", 1, 315));
     cuzk_engine_free(e);
 }
 
