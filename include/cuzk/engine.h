@@ -55,7 +55,8 @@ typedef enum {
     CUZK_E_TIMEOUT = 4,     /* await ran past its timeout (the job keeps running) */
     CUZK_E_EXHAUSTED = 5,   /* queue full / over budget: RESOURCE_EXHAUSTED */
     CUZK_E_SHUTDOWN = 6,    /* engine is draining: UNAVAILABLE */
-    CUZK_E_INTERNAL = 7     /* anything else: INTERNAL */
+    CUZK_E_INTERNAL = 7,    /* anything else: INTERNAL */
+    CUZK_E_EXISTS = 8       /* request_id already names a different request: ALREADY_EXISTS */
 } cuzk_status;
 
 #define CUZK_ERROR_LEN 512
@@ -111,10 +112,12 @@ void cuzk_result_clear(cuzk_result *r);
  * [pipeline] sections of cuzk.toml.  cuzk_engine_config_defaults fills the
  * documented defaults (cuzk.example.toml); 0 means "auto" where noted. */
 typedef struct {
-    char param_cache[4096];        /* srs.param_cache (FIL_PROOFS_PARAMETER_CACHE wins if set) */
-    uint64_t memory_budget;        /* memory.total_budget in bytes; 0 = auto (MemTotal - margin) */
+    char param_cache[4096]; /* srs.param_cache; "" = FIL_PROOFS_PARAMETER_CACHE, else the default */
+    int trust_params;       /* srs.trust_params: skip the published-digest check of parameter
+                               files (TRUST_PARAMS=1 in the environment does too) */
+    uint64_t memory_budget; /* memory.total_budget in bytes; 0 = auto (MemTotal - margin) */
     uint64_t memory_safety_margin; /* memory.safety_margin */
-    uint64_t eviction_min_idle_s;  /* memory.eviction_min_idle */
+    uint64_t eviction_min_idle_s;  /* memory.eviction_min_idle: under pressure only (srs.h) */
     int gpu_devices[16];           /* gpus.devices; n_gpu_devices 0 = all found */
     size_t n_gpu_devices;
     unsigned gpu_threads;            /* gpus.gpu_threads: host threads for the prover; 0 = all */
@@ -147,8 +150,14 @@ cuzk_engine *cuzk_engine_new(const cuzk_engine_config *cfg, char err[CUZK_ERROR_
 void cuzk_engine_shutdown(cuzk_engine *e);
 void cuzk_engine_free(cuzk_engine *e); /* shuts down first if needed */
 
-/* Validates and queues a request.  A request_id already known returns that
- * job (info->existing = 1) without queueing again. */
+/* Validates and queues a request.  De-duplication by request_id compares a
+ * digest of the request's content (kind, registered proof, sector size and
+ * number, miner, randomness, partition, comms, vanilla bytes; not the
+ * priority): a known id with the same content returns that job
+ * (info->existing = 1) without queueing again; with other content it is
+ * CUZK_E_EXISTS naming the id.  A job abandoned by its caller
+ * (cuzk_engine_abandon) is no tombstone: the same request under its id
+ * starts a new job. */
 cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_request *req, cuzk_submit_info *info,
                                char err[CUZK_ERROR_LEN]);
 /* Waits for a job's final state; timeout_ms 0 = forever.  CUZK_E_TIMEOUT
@@ -158,6 +167,15 @@ cuzk_status cuzk_engine_await(cuzk_engine *e, const char *job_id, uint64_t timeo
 /* Queued jobs are removed at once; running jobs stop at the next partition
  * boundary.  *was_running tells which. */
 cuzk_status cuzk_engine_cancel(cuzk_engine *e, const char *job_id, int *was_running);
+/* A caller waits for job_id's proof (the server's Prove, after its submit;
+ * created: that submit made the job).  Pairs with cuzk_engine_abandon. */
+cuzk_status cuzk_engine_attach(cuzk_engine *e, const char *job_id, int created);
+/* An attached caller went away (deadline, disconnect).  When it was the last
+ * one and a Prove created the job, the job is cancelled like
+ * cuzk_engine_cancel, but its id is then free: a retry of the same request
+ * starts the proof again.  A job another caller still waits for, one created
+ * by SubmitProof, or a final one, stays as it is; *cancelled says which. */
+cuzk_status cuzk_engine_abandon(cuzk_engine *e, const char *job_id, int *cancelled);
 
 /* SRS management by circuit id ("porep-2k", "porep-32g", "wpost-32g", ...). */
 cuzk_status cuzk_engine_preload_srs(cuzk_engine *e, const char *circuit_id, int *already_loaded,

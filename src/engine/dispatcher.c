@@ -1,8 +1,8 @@
 /* The dispatcher: one thread that turns queued jobs into active batches.
  *
- * Each pass does the periodic duties (idle parameter sets demoted, old
- * results pruned), then asks the scheduler for the next batch while fewer
- * than max_active batches are active, or when the queue's head outranks
+ * Each pass does the periodic duty (old results pruned; parameter sets are
+ * never demoted for idleness alone, only under memory pressure), then asks the scheduler for the
+ * next batch while fewer than max_active batches are active, or when the queue's head outranks
  * every active batch, and admits it: the jobs start running, and the batch
  * acquires its parameter set HOT with a reference and reserves its floor
  * (one group's bytes) in the same step.  Otherwise it waits for the queue to
@@ -132,21 +132,20 @@ static int head_outranks_active(const cuzk_engine *e) {
     return 1;
 }
 
-/* Periodic duties; returns when the next is due. */
-static double housekeeping(cuzk_engine *e, double now, double sweep_ms) {
-    if (sweep_ms > 0)
-        srs_sweep_idle(&e->srs, sweep_ms, now);
+/* Periodic duties; returns when the next is due.  No parameter set is
+ * demoted here: only memory pressure or EvictSRS demote (srs.h). */
+static double housekeeping(cuzk_engine *e, double now) {
     /* results age out even when nobody submits (a job still held by a
      * batch or an await keeps its own reference) */
     job_table_prune(&e->jobs, now);
-    return now + (sweep_ms > 0 && sweep_ms < 1000 ? sweep_ms : 1000);
+    return now + 1000;
 }
 
 /* One pass: admit a batch or wait.  0 when the queue is empty for good. */
-static int dispatch_once(cuzk_engine *e, engine_job **jobs, double sweep_ms) {
+static int dispatch_once(cuzk_engine *e, engine_job **jobs) {
     e->dbg.dispatcher_passes++;
     double now = engine_now(e);
-    double next_tick = housekeeping(e, now, sweep_ms);
+    double next_tick = housekeeping(e, now);
     if (e->n_active >= e->max_active && !head_outranks_active(e)) {
         e->sched.collector_waiting = 0;
         wait_until(e, &e->cv_sched, next_tick);
@@ -170,9 +169,8 @@ static int dispatch_once(cuzk_engine *e, engine_job **jobs, double sweep_ms) {
 void *dispatcher_main(void *arg) {
     cuzk_engine *e = arg;
     engine_job **jobs = malloc(e->sched.max_batch_size * sizeof *jobs);
-    const double sweep_ms = (double)e->cfg.eviction_min_idle_s * 1000;
     pthread_mutex_lock(&e->mu);
-    while (jobs && dispatch_once(e, jobs, sweep_ms))
+    while (jobs && dispatch_once(e, jobs))
         ;
     for (engine_job *j; !jobs && (j = sched_first(&e->sched));) {
         /* cannot dispatch anything: fail what is queued rather than hang */

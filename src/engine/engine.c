@@ -20,6 +20,8 @@
 #endif
 #include "engine/engine_internal.h"
 #include "engine/pipeline.h"
+#include "filecoin/hash/blake2b.h"
+#include "filecoin/param_digest.h"
 #include "filecoin/param_dir.h"
 #include "util/err.h"
 
@@ -69,6 +71,8 @@ cuzk_engine *cuzk_engine_new(const cuzk_engine_config *cfg, char err[CUZK_ERROR_
     mem_init(&e->mem, c->memory_budget);
     srs_env srs_in = {&e->mem, &e->mu, &e->cv_mem, e, srs_now, pipeline_can_release, srs_forget};
     srs_init(&e->srs, c->param_cache, &srs_in);
+    e->srs.min_idle_ms = (double)c->eviction_min_idle_s * 1000;
+    e->srs.trust_params = c->trust_params || fc_param_trust_env();
     e->backend = &groth16_backend_cpu;
 #ifdef CUZK_HAVE_CUDA
     if (c->use_gpu) {
@@ -188,6 +192,57 @@ void engine_set_prover_backend(cuzk_engine *e, const groth16_backend *b) {
     pthread_mutex_unlock(&e->mu);
 }
 
+static void existing_info(cuzk_engine *e, engine_job *j, cuzk_submit_info *info);
+
+/* BLAKE2b-256 over the request's content, every field length-framed so that
+ * no two requests share an encoding.  The priority is left out: a retry may
+ * ask for another. */
+static void request_digest(const cuzk_request *r, uint8_t out[32]) {
+    blake2b_ctx c;
+    blake2b_init(&c, 32, NULL, 0);
+    uint64_t nums[] = {(uint64_t)r->kind,    r->registered_proof, r->sector_size,
+                       r->sector_number,     r->miner_id,         r->partition_index,
+                       r->vanilla_proof_len, r->n_vanilla_proofs};
+    blake2b_update(&c, nums, sizeof nums);
+    const uint8_t *b32[] = {r->randomness, r->comm_r_old, r->comm_r_new, r->comm_d_new};
+    for (size_t i = 0; i < sizeof b32 / sizeof b32[0]; i++) {
+        uint8_t present = b32[i] != NULL;
+        blake2b_update(&c, &present, 1);
+        if (present)
+            blake2b_update(&c, b32[i], 32);
+    }
+    if (r->vanilla_proof_len)
+        blake2b_update(&c, r->vanilla_proof, r->vanilla_proof_len);
+    for (size_t i = 0; i < r->n_vanilla_proofs; i++) {
+        uint64_t len = r->vanilla_proofs_len[i];
+        blake2b_update(&c, &len, sizeof len);
+        if (len)
+            blake2b_update(&c, r->vanilla_proofs[i], len);
+    }
+    blake2b_final(&c, out);
+}
+
+/* A job already known under the request's id: CUZK_OK with info filled when
+ * it is the same request, CUZK_E_EXISTS when the id names another request,
+ * or -1 (and the id forgotten) when the caller of the same request went away
+ * and a new job should start. */
+static int known_job(cuzk_engine *e, engine_job *j, const uint8_t digest[32],
+                     cuzk_submit_info *info, char err[CUZK_ERROR_LEN]) {
+    if (memcmp(j->digest, digest, 32) != 0) {
+        err_set(err, CUZK_ERROR_LEN,
+                "request_id \"%.200s\" is already used by a different %s request (other "
+                "content); use a new request_id for a new request",
+                j->id, cuzk_kind_name(j->kind));
+        return CUZK_E_EXISTS;
+    }
+    if (j->abandoned && j->state != CUZK_JOB_COMPLETED && j->state != CUZK_JOB_FAILED) {
+        job_table_detach(&e->jobs, j);
+        return -1;
+    }
+    existing_info(e, j, info);
+    return CUZK_OK;
+}
+
 static void existing_info(cuzk_engine *e, engine_job *j, cuzk_submit_info *info) {
     snprintf(info->job_id, sizeof info->job_id, "%s", j->id);
     info->queue_position = j->state == CUZK_JOB_QUEUED ? sched_position(&e->sched, j) : 0;
@@ -218,6 +273,8 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_request *req, cuzk_sub
         return CUZK_E_INVALID;
     }
     cuzk_priority prio = req->priority ? req->priority : cuzk_kind_default_priority(req->kind);
+    uint8_t digest[32];
+    request_digest(req, digest);
 
     pthread_mutex_lock(&e->mu);
     if (e->stopping) {
@@ -227,9 +284,11 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_request *req, cuzk_sub
     }
     engine_job *known = rid ? job_table_find(&e->jobs, rid) : NULL;
     if (known) {
-        existing_info(e, known, info);
-        pthread_mutex_unlock(&e->mu);
-        return CUZK_OK;
+        int k = known_job(e, known, digest, info, err);
+        if (k >= 0) {
+            pthread_mutex_unlock(&e->mu);
+            return (cuzk_status)k;
+        }
     }
     if (!e->has_provider[req->kind]) {
         pthread_mutex_unlock(&e->mu);
@@ -270,17 +329,20 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_request *req, cuzk_sub
         job_uuid4(id);
     pthread_mutex_lock(&e->mu);
     st = CUZK_OK;
+    int k = -1;
     if (e->stopping) {
         err_set(err, CUZK_ERROR_LEN, "the engine is shutting down");
         st = CUZK_E_SHUTDOWN;
-    } else if ((known = job_table_find(&e->jobs, id))) { /* raced with the same id */
-        existing_info(e, known, info);
+    } else if ((known = job_table_find(&e->jobs, id)) &&
+               (k = known_job(e, known, digest, info, err)) >= 0) {
+        st = (cuzk_status)k; /* raced with the same id: that job, or another request's id */
     } else {
         engine_job *j = job_new(id, req->kind, prio, &p, &plan);
         if (!j) {
             err_set(err, CUZK_ERROR_LEN, "internal: out of memory");
             st = CUZK_E_INTERNAL;
         } else {
+            memcpy(j->digest, digest, sizeof j->digest);
             plan.state = NULL; /* the job owns it now */
             p.release = NULL;
             j->submit_ms = engine_now(e);
@@ -338,6 +400,27 @@ cuzk_status cuzk_engine_await(cuzk_engine *e, const char *job_id, uint64_t timeo
     return st;
 }
 
+/* Cancels j under the engine lock: a queued job at once, a running one at
+ * its next partition boundary.  abandoned: its caller went away, so its id
+ * stays free for a retry (no tombstone). */
+static void cancel_locked(cuzk_engine *e, engine_job *j, int *was_running, int abandoned) {
+    *was_running = 0;
+    job_ref(j);
+    if (abandoned && !job_is_final(j) && !j->cancel_requested)
+        j->abandoned = 1;
+    if (j->state == CUZK_JOB_QUEUED) {
+        sched_remove(&e->sched, j);
+        engine_job_finish(e, j, CUZK_JOB_CANCELLED, "cancelled while queued%s",
+                          abandoned ? " (the caller went away)" : "");
+        pthread_cond_broadcast(&e->cv_sched);
+    } else if (j->state == CUZK_JOB_RUNNING) {
+        *was_running = 1;
+        j->cancel_requested = 1;
+        pipeline_cancel_job(e, j);
+    } /* a final job stays as it is */
+    job_unref(j);
+}
+
 cuzk_status cuzk_engine_cancel(cuzk_engine *e, const char *job_id, int *was_running) {
     int dummy;
     if (!was_running)
@@ -347,23 +430,46 @@ cuzk_status cuzk_engine_cancel(cuzk_engine *e, const char *job_id, int *was_runn
         return CUZK_E_INVALID;
     pthread_mutex_lock(&e->mu);
     engine_job *j = job_table_find(&e->jobs, job_id);
-    if (!j) {
-        pthread_mutex_unlock(&e->mu);
-        return CUZK_E_NOT_FOUND;
-    }
-    job_ref(j);
-    if (j->state == CUZK_JOB_QUEUED) {
-        sched_remove(&e->sched, j);
-        engine_job_finish(e, j, CUZK_JOB_CANCELLED, "cancelled while queued");
-        pthread_cond_broadcast(&e->cv_sched);
-    } else if (j->state == CUZK_JOB_RUNNING) {
-        *was_running = 1;
-        j->cancel_requested = 1;
-        pipeline_cancel_job(e, j);
-    } /* a final job stays as it is */
-    job_unref(j);
+    if (j)
+        cancel_locked(e, j, was_running, 0);
     pthread_mutex_unlock(&e->mu);
-    return CUZK_OK;
+    return j ? CUZK_OK : CUZK_E_NOT_FOUND;
+}
+
+cuzk_status cuzk_engine_attach(cuzk_engine *e, const char *job_id, int created) {
+    if (!e || !job_id)
+        return CUZK_E_INVALID;
+    pthread_mutex_lock(&e->mu);
+    engine_job *j = job_table_find(&e->jobs, job_id);
+    if (j) {
+        j->waiters++;
+        j->prove_created |= created != 0;
+    }
+    pthread_mutex_unlock(&e->mu);
+    return j ? CUZK_OK : CUZK_E_NOT_FOUND;
+}
+
+cuzk_status cuzk_engine_abandon(cuzk_engine *e, const char *job_id, int *cancelled) {
+    int dummy;
+    if (!cancelled)
+        cancelled = &dummy;
+    *cancelled = 0;
+    if (!e || !job_id)
+        return CUZK_E_INVALID;
+    pthread_mutex_lock(&e->mu);
+    engine_job *j = job_table_find(&e->jobs, job_id);
+    if (j) {
+        if (j->waiters)
+            j->waiters--;
+        /* another caller (a retry that re-attached) may still want it */
+        if (!j->waiters && j->prove_created && !job_is_final(j)) {
+            int was_running;
+            cancel_locked(e, j, &was_running, 1);
+            *cancelled = 1;
+        }
+    }
+    pthread_mutex_unlock(&e->mu);
+    return j ? CUZK_OK : CUZK_E_NOT_FOUND;
 }
 
 cuzk_status cuzk_engine_preload_srs(cuzk_engine *e, const char *circuit_id, int *already_loaded,

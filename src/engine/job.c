@@ -177,6 +177,14 @@ static void table_unlink(job_table *t, engine_job *j) {
     j->in_table = 0;
 }
 
+void job_table_detach(job_table *t, engine_job *j) {
+    if (!j->in_table)
+        return;
+    table_unlink(t, j);
+    if (!job_is_final(j))
+        job_unref(j); /* a final one is released by the retention list */
+}
+
 /* Puts a job that just reached a final state on the retention list. */
 static void table_finished(job_table *t, engine_job *j) {
     j->f_next = NULL;

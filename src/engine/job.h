@@ -49,6 +49,10 @@ typedef struct engine_job {
     struct engine_job *h_next;          /* table bucket chain */
     struct engine_job *f_next;          /* retention list */
     int in_table;
+    uint8_t digest[32]; /* of the request's content: de-duplication by request_id */
+    int abandoned;      /* cancelled because its caller went away: the id may be reused */
+    unsigned waiters;   /* Prove callers attached (cuzk_engine_attach) */
+    int prove_created;  /* a Prove created it: its last caller leaving abandons it */
 
     /* running */
     struct engine_batch *batch;
@@ -121,6 +125,11 @@ void job_table_clear(job_table *t);
 engine_job *job_table_find(const job_table *t, const char *id);
 /* Takes over the caller's reference; assigns submit_seq. */
 void job_table_insert(job_table *t, engine_job *j);
+/* Forgets j's id (a retry of an abandoned job takes it over).  j lives on
+ * for whoever holds it: a final job stays on the retention list until
+ * pruned, a running one loses the table's reference now (its batch holds
+ * its own). */
+void job_table_detach(job_table *t, engine_job *j);
 /* Forgets finished jobs beyond keep_count, or finished before now - keep_ms. */
 void job_table_prune(job_table *t, double now_ms);
 

@@ -6,7 +6,8 @@
  * cleanly proves and a bad one is refused with a message naming the part:
  * the strict decode (c1.h: shapes against the registered proof, the first
  * problem with its JSON path), the request's registered_proof and
- * sector_size against the C1's, and for every partition the natively
+ * sector_size against the C1's, its miner_id and sector_number against the
+ * C1's replica_id (porep_c1_identity_check), and for every partition the natively
  * derived challenges, parents and public inputs held against the witness
  * (porep_inputs.h: porep_c1_check, the circuit's relations checked natively).
  *
@@ -52,6 +53,12 @@ static cuzk_status plan_porep(void *ctx, const cuzk_request *req, engine_plan *o
     if (req->sector_size && req->sector_size != p->shape->sector_size) {
         snprintf(err, CUZK_ERROR_LEN, "sector_size %llu, but the C1 is a %s sector",
                  (unsigned long long)req->sector_size, p->shape->size_name);
+        c1_output_free(c1);
+        return CUZK_E_INVALID;
+    }
+    /* the proof must be for the sector the request names (Curio submits it
+     * for that sector; verify_seal would refuse another's) */
+    if (porep_c1_identity_check(c1, req->miner_id, req->sector_number, err, CUZK_ERROR_LEN)) {
         c1_output_free(c1);
         return CUZK_E_INVALID;
     }

@@ -98,7 +98,10 @@ sched_decision sched_next(scheduler *s, double now_ms, int draining, engine_job 
     }
     int blocked;
     *n = gather(s, head, jobs, &blocked);
-    if (s->max_batch_size > 1 && why == SCHED_FLUSH_COUNT) {
+    /* CRITICAL work (WinningPoSt: one epoch) never waits for a partner; it
+     * takes along only the companions already queued */
+    if (s->max_batch_size > 1 && why == SCHED_FLUSH_COUNT &&
+        head->priority < CUZK_PRIORITY_CRITICAL) {
         if (*n == s->max_batch_size)
             why = SCHED_FLUSH_FULL;
         else if (blocked)

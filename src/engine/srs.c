@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "filecoin/param_digest.h"
+#include "util/slog.h"
 #include "util/timing.h"
 
 void srs_init(srs_manager *m, const char *cache_dir, const srs_env *env) {
@@ -117,7 +119,30 @@ srs_set *srs_lookup(srs_manager *m, const char *circuit_id, cuzk_status *st,
 }
 
 /* COLD -> WARM without the lock: map, parse, prepare the vk. */
-static cuzk_status open_warm(srs_set *s, char err[CUZK_ERROR_LEN]) {
+/* The published-digest check, once per set (a whole read of the file). */
+static cuzk_status check_digest(srs_set *s, int trust, char err[CUZK_ERROR_LEN]) {
+    if (s->digest_checked || trust)
+        return CUZK_OK;
+    char why[CUZK_ERROR_LEN] = "";
+    double t0 = timing_now_ms();
+    fc_param_check_result r = fc_param_check(s->path, why, sizeof why);
+    if (r == FC_PARAM_MISMATCH || r == FC_PARAM_IO) {
+        snprintf(err, CUZK_ERROR_LEN, "srs %.63s: %.440s", s->circuit_id, why);
+        return r == FC_PARAM_IO ? CUZK_E_NOT_FOUND : CUZK_E_INTERNAL;
+    }
+    if (r == FC_PARAM_TEST_ONLY)
+        slog(SLOG_WARN, "srs", "circuit_id=%s %s", s->circuit_id, why);
+    else if (r == FC_PARAM_VERIFIED)
+        slog(SLOG_INFO, "srs", "circuit_id=%s digest matches parameters.json path=%s ms=%.0f",
+             s->circuit_id, s->path, timing_now_ms() - t0);
+    s->digest_checked = 1;
+    return CUZK_OK;
+}
+
+static cuzk_status open_warm(srs_set *s, int trust, char err[CUZK_ERROR_LEN]) {
+    cuzk_status dst = check_digest(s, trust, err);
+    if (dst != CUZK_OK)
+        return dst;
     groth16_error ge = {0};
     if (groth16_params_open(&s->gp, s->path, &ge) != GROTH16_OK) {
         snprintf(err, CUZK_ERROR_LEN, "srs %.63s: %.200s: %.200s", s->circuit_id, s->path, ge.msg);
@@ -181,6 +206,7 @@ static void demote_to_warm(srs_manager *m, srs_set *s) {
 }
 
 int srs_make_room(srs_manager *m, uint64_t need, const srs_set *keep) {
+    int young_ok = -1; /* asked once, only when a recently used set is the candidate */
     while (!mem_fits(m->env.mem, need)) {
         srs_set *lru = NULL;
         for (srs_set *s = m->sets; s; s = s->next)
@@ -189,15 +215,15 @@ int srs_make_room(srs_manager *m, uint64_t need, const srs_set *keep) {
                 lru = s;
         if (!lru)
             return 0;
+        if (m->min_idle_ms > 0 && lru->last_used_ms > m->env.now_ms(m->env.ctx) - m->min_idle_ms) {
+            if (young_ok < 0)
+                young_ok = !m->env.can_release || !m->env.can_release(m->env.ctx);
+            if (!young_ok)
+                return 0; /* running work will free memory: wait for it instead */
+        }
         demote_to_warm(m, lru);
     }
     return 1;
-}
-
-void srs_sweep_idle(srs_manager *m, double idle_ms, double now_ms) {
-    for (srs_set *s = m->sets; s; s = s->next)
-        if (s->tier == SRS_HOT && !s->refs && !s->loading && s->last_used_ms < now_ms - idle_ms)
-            demote_to_warm(m, s);
 }
 
 cuzk_status srs_acquire(srs_manager *m, srs_set *s, uint64_t also, int wait, double *load_ms,
@@ -212,7 +238,7 @@ cuzk_status srs_acquire(srs_manager *m, srs_set *s, uint64_t also, int wait, dou
         if (s->tier == SRS_COLD) {
             s->loading = 1;
             pthread_mutex_unlock(m->env.mu);
-            cuzk_status st = open_warm(s, err);
+            cuzk_status st = open_warm(s, m->trust_params, err);
             pthread_mutex_lock(m->env.mu);
             s->loading = 0;
             pthread_cond_broadcast(m->env.cv_mem);

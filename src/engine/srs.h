@@ -9,23 +9,31 @@
  *
  * Names: every circuit id's file stem is registered (circuit_provider.h;
  * the Filecoin ones with their published names by engine/providers.c).  The
- * cache is srs.param_cache, and FIL_PROOFS_PARAMETER_CACHE wins when set
- * (filecoin/param_dir.h).
+ * cache is srs.param_cache as the engine was given it (the daemon's config
+ * resolves it: an explicit setting, else FIL_PROOFS_PARAMETER_CACHE, else the
+ * default; filecoin/param_dir.h).
  *
  * Ownership and lifetime: the manager owns every set.  A running batch holds a
  * reference on its set from admission until its last partition is proven;
  * while referenced (or loading) a set is never demoted.  When memory is
  * needed, unreferenced hot sets are demoted to WARM least recently used
- * first.  A set idle (unreferenced) for eviction_min_idle_s is demoted by the
- * dispatcher's sweep even without pressure, returning its memory to the
- * system.  cuzk_engine_evict_srs demotes to COLD (unmapped) and refuses a
- * set in use.
+ * first; a set used within the last min_idle_ms (memory.eviction_min_idle) is
+ * demoted only when nothing running will release memory, so a short burst of
+ * other work waits rather than throwing out the set the next proof needs.
+ * Nothing is demoted without pressure: an idle set keeps its memory (and its
+ * GPU copy) until memory is needed or cuzk_engine_evict_srs demotes it to
+ * COLD (unmapped), which refuses a set in use.
  *
  * Inputs: the manager knows nothing of the engine.  Its owner hands it, in
  * srs_env, the memory budget HOT sets are counted in, the lock and memory
  * condition, a clock, whether waiting for memory can succeed (running work
  * will release some), and the backend's hook to drop a device copy of a
  * set that is demoted.
+ *
+ * Digests: the first time a set is opened, a file with one of Filecoin's
+ * published names is held against parameters.json's digest
+ * (filecoin/param_digest.h) unless trust_params; a mismatch fails the load
+ * with a message naming the file and both digests.
  *
  * Loading and decoding run without the lock (flag `loading`; others wanting
  * the set wait on the memory condition).  Everything else runs under it. */
@@ -59,6 +67,7 @@ typedef struct srs_set {
     unsigned refs;
     double last_used_ms;
     uint64_t hot_bytes; /* what HOT costs (known once WARM) */
+    int digest_checked; /* the file was held against its published digest (once) */
     groth16_params gp;  /* WARM and HOT */
     groth16_pvk pvk;    /* WARM and HOT */
     g1_affine *h, *l, *a, *b1;
@@ -73,7 +82,7 @@ typedef struct {
     pthread_mutex_t *mu;         /* held by every caller; dropped while loading */
     pthread_cond_t *cv_mem;      /* waited on for memory and loads; broadcast when either frees */
     void *ctx;                   /* passed to the hooks */
-    double (*now_ms)(void *ctx); /* the clock of last use and idle sweeps */
+    double (*now_ms)(void *ctx); /* the clock of last use (min_idle_ms under pressure) */
     /* Whether memory held now will be released without new admissions (a
      * short acquire may then wait instead of failing). */
     int (*can_release)(void *ctx);
@@ -89,6 +98,8 @@ typedef struct {
     srs_name *names;
     srs_set *sets;
     uint64_t loads, demotions;
+    double min_idle_ms; /* memory.eviction_min_idle: see srs_make_room */
+    int trust_params;   /* skip the published-digest check (filecoin/param_digest.h) */
 } srs_manager;
 
 void srs_init(srs_manager *m, const char *cache_dir, const srs_env *env);
@@ -112,11 +123,11 @@ cuzk_status srs_acquire(srs_manager *m, srs_set *s, uint64_t also, int wait, dou
                         char err[CUZK_ERROR_LEN]);
 void srs_release(srs_manager *m, srs_set *s);
 
-/* Demotes unreferenced HOT sets (LRU first, never `keep`) until need bytes
- * fit; returns whether they fit. */
+/* Memory pressure: demotes unreferenced HOT sets (LRU first, never `keep`)
+ * until need bytes fit; returns whether they fit.  Sets idle for less than
+ * min_idle_ms are demoted only when waiting cannot help (env.can_release
+ * says no running work will release memory). */
 int srs_make_room(srs_manager *m, uint64_t need, const srs_set *keep);
-/* Demotes unreferenced HOT sets idle since before now - idle_ms. */
-void srs_sweep_idle(srs_manager *m, double idle_ms, double now_ms);
 /* cuzk_engine_evict_srs: HOT/WARM -> COLD.  CUZK_E_EXHAUSTED while in use. */
 cuzk_status srs_evict(srs_manager *m, srs_set *s, uint64_t *freed);
 

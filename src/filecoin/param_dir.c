@@ -16,14 +16,14 @@ int fc_param_dir(char *out, size_t out_cap, const char *explicit_dir, const char
         dir = explicit_dir;
         what = "the parameter folder";
         src = FC_PARAM_DIR_FROM_EXPLICIT;
-    } else if (env && *env) {
-        dir = env;
-        what = FC_PARAM_DIR_ENV;
-        src = FC_PARAM_DIR_FROM_ENV;
     } else if (configured && *configured) {
         dir = configured;
         what = "srs.param_cache";
         src = FC_PARAM_DIR_FROM_CONFIG;
+    } else if (env && *env) {
+        dir = env;
+        what = FC_PARAM_DIR_ENV;
+        src = FC_PARAM_DIR_FROM_ENV;
     }
     size_t n = strlen(dir);
     if (n >= out_cap)

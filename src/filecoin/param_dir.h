@@ -2,11 +2,14 @@
  * one rule for the daemon's config, the engine and every CLI command.
  *
  *   1. an explicit folder (the CLI's --params-dir) when given;
- *   2. else $FIL_PROOFS_PARAMETER_CACHE when set and not empty: rust-fil-
- *      proofs' variable names the folder for every Filecoin tool on the
- *      machine, so it wins over a config file;
- *   3. else the configured folder (srs.param_cache) when not empty;
- *   4. else rust-fil-proofs' default, /var/tmp/filecoin-proof-parameters. */
+ *   2. else the configured folder (srs.param_cache set in the config file)
+ *      when not empty: the operator's explicit setting for this daemon wins
+ *      over the machine-wide variable, as in the Rust cuzk;
+ *   3. else $FIL_PROOFS_PARAMETER_CACHE when set and not empty (rust-fil-
+ *      proofs' variable, shared by every Filecoin tool on the machine);
+ *   4. else rust-fil-proofs' default, /var/tmp/filecoin-proof-parameters
+ *      (the daemon's config puts its own default, /data/zk/params, here).
+ * Callers log which one was used (`from`). */
 #ifndef CUZK_FILECOIN_PARAM_DIR_H
 #define CUZK_FILECOIN_PARAM_DIR_H
 

@@ -53,6 +53,7 @@ static const key_spec keys[] = {
     {"daemon", "shutdown_timeout", K_DUR_MS, DMN(shutdown_timeout_ms), 0, 0, 0, NULL},
     {"srs", "param_cache", K_STR, ENG(param_cache), sizeof(((cuzk_engine_config *)0)->param_cache),
      1, 0, NULL},
+    {"srs", "trust_params", K_BOOL, ENG(trust_params), 0, 0, 0, NULL},
     {"srs", "preload", K_DEPRECATED, 0, 0, 0, 0, "parameters load on demand or by PreloadSRS"},
     {"memory", "total_budget", K_SIZE, ENG(memory_budget), 0, 0, 1, NULL},
     {"memory", "safety_margin", K_SIZE, ENG(memory_safety_margin), 0, 0, 0, NULL},
@@ -400,6 +401,11 @@ static int apply_tree(cuzk_config *cfg, const toml_value *root, const char *path
 int cuzk_config_load(cuzk_config *out, const char *path, char err[CUZK_ERROR_LEN]) {
     defaults(out);
     err[0] = 0;
+    /* srs.param_cache: "" until the file sets it, so the folder rule can
+     * tell an explicit setting from the default (#32) */
+    char param_default[sizeof out->engine.param_cache];
+    snprintf(param_default, sizeof param_default, "%s", out->engine.param_cache);
+    out->engine.param_cache[0] = 0;
     if (path != NULL) {
         char terr[TOML_ERR_LEN];
         toml_value *root = toml_parse_file(path, terr);
@@ -412,21 +418,22 @@ int cuzk_config_load(cuzk_config *out, const char *path, char err[CUZK_ERROR_LEN
         if (rc != 0)
             return -1;
     }
-    /* one rule for the parameter folder (filecoin/param_dir.h): the
-     * ecosystem's variable wins over srs.param_cache, loudly if it differs */
+    /* one rule for the parameter folder (filecoin/param_dir.h): an explicit
+     * srs.param_cache wins over FIL_PROOFS_PARAMETER_CACHE, loudly if both
+     * are set and differ; without either, the daemon's default */
     char dir[sizeof out->engine.param_cache], why[256];
     fc_param_dir_source from;
     if (fc_param_dir(dir, sizeof dir, NULL, out->engine.param_cache, &from, why, sizeof why)) {
         snprintf(err, CUZK_ERROR_LEN, "%s", why);
         return -1;
     }
-    if (from == FC_PARAM_DIR_FROM_ENV) {
-        if (strcmp(dir, out->engine.param_cache) != 0)
-            slog(SLOG_WARN, "config",
-                 "FIL_PROOFS_PARAMETER_CACHE overrides srs.param_cache env=%s config=%s", dir,
-                 out->engine.param_cache);
-        out->param_cache_from_env = 1;
-    }
+    const char *env = getenv(FC_PARAM_DIR_ENV);
+    if (from == FC_PARAM_DIR_FROM_CONFIG && env && *env && strcmp(env, dir) != 0)
+        slog(SLOG_WARN, "config",
+             "srs.param_cache wins over FIL_PROOFS_PARAMETER_CACHE config=%s env=%s", dir, env);
+    if (from == FC_PARAM_DIR_FROM_DEFAULT)
+        snprintf(dir, sizeof dir, "%s", param_default);
+    out->param_cache_from_env = from == FC_PARAM_DIR_FROM_ENV;
     snprintf(out->engine.param_cache, sizeof out->engine.param_cache, "%s", dir);
     if (out->daemon.listen[0] == 0) {
         snprintf(err, CUZK_ERROR_LEN, "%s: daemon.listen must not be empty",

@@ -46,6 +46,8 @@ int rpc_code_from_status(cuzk_status s) {
         return RPC_UNAVAILABLE;
     case CUZK_E_INTERNAL:
         return RPC_INTERNAL;
+    case CUZK_E_EXISTS:
+        return RPC_ALREADY_EXISTS;
     }
     return RPC_INTERNAL;
 }
@@ -64,6 +66,8 @@ const char *rpc_code_name(int code) {
         return "DEADLINE_EXCEEDED";
     case RPC_NOT_FOUND:
         return "NOT_FOUND";
+    case RPC_ALREADY_EXISTS:
+        return "ALREADY_EXISTS";
     case RPC_RESOURCE_EXHAUSTED:
         return "RESOURCE_EXHAUSTED";
     case RPC_UNIMPLEMENTED:
@@ -342,20 +346,22 @@ static void do_prove(cuzk_engine *e, const uint8_t *req, size_t len, const rpc_c
         cuzk_result res;
         memset(&res, 0, sizeof res);
         cuzk_status st;
+        cuzk_engine_attach(e, info.job_id, !info.existing);
         wait_result w = wait_job(e, info.job_id, 0, probe, &res, &st);
         if (w == WAIT_ERROR) {
             fail(out, rpc_code_from_status(st), "%s",
                  res.error[0] ? res.error : cuzk_status_name(st));
         } else if (w == WAIT_GONE) {
-            /* Nobody will collect this proof: stop it, unless an earlier call
-             * with the same request_id created the job and may still want it. */
-            int was_running = 0;
-            if (!info.existing)
-                cuzk_engine_cancel(e, info.job_id, &was_running);
+            /* Nobody may collect this proof: the engine stops it when this was
+             * its last waiting caller and a Prove created it (a SubmitProof
+             * caller or a retry still waiting keeps it).  Abandoned, not
+             * cancelled: a retry with this id starts it again. */
+            int cancelled = 0;
+            cuzk_engine_abandon(e, info.job_id, &cancelled);
             fail(out, RPC_CANCELLED, "the caller went away; job %s %s", info.job_id,
-                 info.existing ? "continues" : "cancelled");
+                 cancelled ? "cancelled" : "continues");
             slog(SLOG_INFO, "rpc", "prove abandoned by the caller job_id=%s cancelled=%d",
-                 info.job_id, !info.existing);
+                 info.job_id, cancelled);
         } else {
             Cuzk__V1__AwaitProofResponse r = CUZK__V1__AWAIT_PROOF_RESPONSE__INIT;
             Cuzk__V1__ProveResponse pr = CUZK__V1__PROVE_RESPONSE__INIT;

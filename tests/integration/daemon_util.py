@@ -45,7 +45,7 @@ def free_port():
 
 def daemon_env(extra=None):
     """The environment for a daemon: ours, without FIL_PROOFS_PARAMETER_CACHE
-    (it would override the config's param_cache), plus extra."""
+    (a config without param_cache would use it), plus extra."""
     env = dict(os.environ)
     env.pop("FIL_PROOFS_PARAMETER_CACHE", None)
     env.update(extra or {})

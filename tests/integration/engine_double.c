@@ -109,7 +109,7 @@ cuzk_priority cuzk_kind_default_priority(cuzk_proof_kind k) {
 const char *cuzk_status_name(cuzk_status s) {
     static const char *const n[] = {"ok",      "invalid",   "unsupported", "not found",
                                     "timeout", "exhausted", "shutdown",    "internal"};
-    return (unsigned)s <= CUZK_E_INTERNAL ? n[s] : "?";
+    return (unsigned)s <= CUZK_E_INTERNAL ? n[s] : s == CUZK_E_EXISTS ? "already exists" : "?";
 }
 
 static job *find_job(cuzk_engine *e, const char *id) {
@@ -384,6 +384,21 @@ cuzk_status cuzk_engine_cancel(cuzk_engine *e, const char *job_id, int *was_runn
     }
     pthread_mutex_unlock(&e->mu);
     return st;
+}
+
+/* The double keeps no waiters: a Prove that created its job cancels it when
+ * its caller leaves (the server tells it whether it created the job). */
+static __thread int double_created;
+cuzk_status cuzk_engine_attach(cuzk_engine *e, const char *job_id, int created) {
+    (void)e;
+    (void)job_id;
+    double_created = created;
+    return CUZK_OK;
+}
+cuzk_status cuzk_engine_abandon(cuzk_engine *e, const char *job_id, int *cancelled) {
+    int was_running = 0;
+    *cancelled = double_created;
+    return double_created ? cuzk_engine_cancel(e, job_id, &was_running) : CUZK_OK;
 }
 
 static int known_circuit(const char *id) {

@@ -11,7 +11,7 @@ usage: test_config.py TOML_DUMP EXAMPLE_TOML [DAEMON]
 4. With DAEMON (`daemon --config F --check-config`): the example maps onto
    the expected settings; unknown keys/sections, wrong types, bad sizes and
    durations are errors with line numbers; deprecated keys warn; sizes and
-   durations in every accepted unit; FIL_PROOFS_PARAMETER_CACHE wins.
+   durations in every accepted unit; srs.param_cache wins over FIL_PROOFS_PARAMETER_CACHE.
 """
 import json
 import os
@@ -210,9 +210,12 @@ if daemon:
           and "key=srs.preload" in r.stderr and "line=5" in r.stderr,
           "deprecated keys: accepted with one warning each, naming key and line")
     r = run("[srs]\nparam_cache = \"/from/file\"\n", env={"FIL_PROOFS_PARAMETER_CACHE": "/from/env"})
-    check(r.returncode == 0 and tomllib.loads(r.stdout)["srs"]["param_cache"] == "/from/env"
-          and "FIL_PROOFS_PARAMETER_CACHE overrides" in r.stderr,
-          "FIL_PROOFS_PARAMETER_CACHE overrides srs.param_cache, with a warning")
+    check(r.returncode == 0 and tomllib.loads(r.stdout)["srs"]["param_cache"] == "/from/file"
+          and "srs.param_cache wins over FIL_PROOFS_PARAMETER_CACHE" in r.stderr,
+          "an explicit srs.param_cache wins over FIL_PROOFS_PARAMETER_CACHE, with a warning (#32)")
+    r = run("")
+    check(r.returncode == 0 and tomllib.loads(r.stdout)["srs"]["param_cache"] == "/data/zk/params",
+          "neither set: the daemon's default /data/zk/params")
     r = run('[srs]\nparam_cache = "/odd \\"dir\\\\x"\n')
     check(r.returncode == 0 and tomllib.loads(r.stdout)["srs"]["param_cache"] == '/odd "dir\\x',
           "--check-config output escapes quotes and backslashes")

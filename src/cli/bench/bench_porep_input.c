@@ -25,6 +25,8 @@ static int seal_2k(bench_porep_input *out, uint64_t seed, char *err, size_t cap)
     }
     sp.ticket[31] &= 0x3f;
     sp.seed[31] &= 0x3f;
+    out->miner_id = sp.miner_id;
+    out->sector_number = sp.sector_number;
     const uint64_t size = p->shape->sector_size;
     size_t raw_len = fc_fr32_unpadded_size(size);
     uint8_t *raw = malloc(raw_len);
@@ -80,6 +82,10 @@ int bench_porep_input_get(bench_porep_input *out, const char *c1_path, uint64_t 
                      c1_status_str(ce.status), ce.msg);
             rc = -1;
         } else {
+            /* a file names its sector only in Curio's wrapper; the miner is
+             * cuzk bench's default, 1000 */
+            out->miner_id = 1000;
+            out->sector_number = out->c1->wrapped ? out->c1->sector_num : 1;
             rc = 0;
         }
     }

@@ -15,7 +15,8 @@ typedef struct {
     c1_output *c1; /* decoded */
     uint8_t *json; /* the same C1 as Curio sends it (c1.json wrapper), for the engine */
     size_t json_len;
-    char origin[160]; /* "FILE" or "sealed here: ..." */
+    char origin[160];                 /* "FILE" or "sealed here: ..." */
+    uint64_t miner_id, sector_number; /* the C1's identity, sent with each request */
 } bench_porep_input;
 
 /* c1_path NULL: seal a 2 KiB V1_1 sector with `seed`.  0, or -1 with a

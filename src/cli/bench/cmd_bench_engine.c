@@ -150,6 +150,8 @@ static int run_case(const bench_case *bc, unsigned case_index, const bench_workl
             r.registered_proof = wl->in->c1->proof->id;
             r.vanilla_proof = wl->in->json;
             r.vanilla_proof_len = wl->in->json_len;
+            r.miner_id = wl->in->miner_id; /* the engine holds them against replica_id */
+            r.sector_number = wl->in->sector_number;
         } else {
             r.vanilla_proof = (const uint8_t *)text;
             r.vanilla_proof_len = strlen(text);

@@ -1,9 +1,13 @@
 /* One PoRep C2 request's partitions: see porep_partition.h. */
 #include "filecoin/porep/porep_partition.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "filecoin/porep/replica_id.h"
+#include "filecoin/proof_types.h"
+#include "filecoin/prover_id.h"
 #include "filecoin/sdr/graph.h"
 #include "util/err.h"
 #include "util/timing.h"
@@ -57,4 +61,26 @@ int porep_c2_prepare(porep_c2 *out, const c1_output *c, char *err, size_t cap) {
 int porep_partition_synthesize(r1cs_cs *cs, void *partition) {
     const porep_partition *p = partition;
     return porep_circuit_synthesize(cs, &p->w.shape, &p->w.w);
+}
+
+int porep_c1_identity_check(const c1_output *c, uint64_t miner_id, uint64_t sector_number,
+                            char *err, size_t cap) {
+    uint8_t prover[32], porep_id[32], rid[32];
+    fc_prover_id(prover, miner_id);
+    fc_porep_id(porep_id, c->proof);
+    fc_replica_id(rid, prover, sector_number, c->ticket, c->comm_d, porep_id);
+    if (memcmp(rid, c->replica_id, 32) == 0)
+        return 0;
+    char wrap[96] = "";
+    if (c->wrapped && c->sector_num != sector_number)
+        snprintf(wrap, sizeof wrap, "; the Curio wrapper says SectorNum %llu",
+                 (unsigned long long)c->sector_num);
+    err_set(err, cap,
+            "miner_id %llu and sector_number %llu do not reproduce the C1's replica_id "
+            "%02x%02x%02x%02x... (got %02x%02x%02x%02x...): the C1 was sealed for another miner "
+            "or sector%s",
+            (unsigned long long)miner_id, (unsigned long long)sector_number, c->replica_id[0],
+            c->replica_id[1], c->replica_id[2], c->replica_id[3], rid[0], rid[1], rid[2], rid[3],
+            wrap);
+    return -1;
 }

@@ -56,6 +56,14 @@ int porep_c2_prepare(porep_c2 *out, const c1_output *c, char *err, size_t cap);
 
 void porep_c2_free(porep_c2 *c2);
 
+/* The request's identity against the C1: replica_id = H(prover_id(miner) ||
+ * sector || ticket || comm_d || porep_id) must be the C1's.  Returns 0, or -1
+ * with a message naming the request's miner and sector (and the Curio
+ * wrapper's SectorNum where it differs): a proof for another sector would
+ * not verify for the one asked about. */
+int porep_c1_identity_check(const c1_output *c, uint64_t miner_id, uint64_t sector_number,
+                            char *err, size_t cap);
+
 /* r1cs_synth_fn over a porep_partition: the PoRep circuit of that partition
  * in whatever mode cs is (proving: with the prepared witness). */
 int porep_partition_synthesize(r1cs_cs *cs, void *partition);

@@ -111,13 +111,19 @@ static void test_srs_inputs(void) {
     CHECK(srs_acquire(&m, s, 1000 + s->hot_bytes, 1, &load_ms, err) == CUZK_E_EXHAUSTED);
     CHECK(strstr(err, "budget is") != NULL && env_state.can_release_calls == 1);
 
-    /* released at 100, idle past 500 ms at 700: demoted, the backend told */
+    /* released at 100; under pressure a set used within min_idle (500 ms) is
+     * demoted only when no running work will free memory (#32) */
     env_state.now = 100;
     srs_release(&m, s);
     CHECK(s->refs == 0 && s->last_used_ms == 100);
-    srs_sweep_idle(&m, 500, 550);
+    m.min_idle_ms = 500;
+    mem.budget = s->hot_bytes + 10;
+    env_state.now = 550;
+    env_state.can_release = 1;
+    CHECK(srs_make_room(&m, 100, NULL) == 0);
     CHECK(s->tier == SRS_HOT && env_state.forgets == 0);
-    srs_sweep_idle(&m, 500, 700);
+    env_state.can_release = 0; /* waiting cannot help: the young set goes */
+    CHECK(srs_make_room(&m, 100, NULL) == 1);
     CHECK(s->tier == SRS_WARM && env_state.forgets == 1 && mem.srs_bytes == 0 && m.demotions == 1);
     pthread_mutex_unlock(&mu);
 

@@ -215,6 +215,7 @@ int main(void) {
     cuzk_engine_config c;
     cuzk_engine_config_defaults(&c);
     snprintf(c.param_cache, sizeof c.param_cache, "%s", dir);
+    c.trust_params = 1; /* test-only parameters under the published names, no .meta */
     c.memory_budget = 1ull << 30;
     c.synthesis_threads = 1;
     c.gpu_threads = 2;

@@ -103,13 +103,18 @@ static void test_idempotent_and_retention(void) {
     CHECK(fx_submit(e, "same", CUZK_KIND_POREP_C2, 0, "tiny-a", 2, 11, "gate=1 gate_part=0", &a) ==
           CUZK_OK);
     CHECK(a.existing == 0 && strcmp(a.job_id, "same") == 0);
-    /* a different payload under the same id still returns the first job */
-    CHECK(fx_submit(e, "same", CUZK_KIND_POREP_C2, 0, "tiny-b", 1, 12, NULL, &b) == CUZK_OK);
+    /* a different payload under the same id is refused, naming the id (#32) */
+    CHECK(fx_submit(e, "same", CUZK_KIND_POREP_C2, 0, "tiny-b", 1, 12, NULL, &b) == CUZK_E_EXISTS);
+    /* the same payload at another priority is the same request */
+    CHECK(fx_submit(e, "same", CUZK_KIND_POREP_C2, CUZK_PRIORITY_HIGH, "tiny-a", 2, 11,
+                    "gate=1 gate_part=0", &b) == CUZK_OK);
     CHECK(b.existing == 1 && strcmp(b.job_id, "same") == 0);
     fx_open(1);
     CHECK(fx_await_ok(e, "same", "tiny-a", 2, 11));
-    CHECK(fx_submit(e, "same", CUZK_KIND_POREP_C2, 0, "tiny-a", 2, 11, NULL, &b) == CUZK_OK);
+    CHECK(fx_submit(e, "same", CUZK_KIND_POREP_C2, 0, "tiny-a", 2, 11, "gate=1 gate_part=0", &b) ==
+          CUZK_OK);
     CHECK(b.existing == 1);
+    CHECK(fx_submit(e, "same", CUZK_KIND_POREP_C2, 0, "tiny-a", 2, 11, NULL, &b) == CUZK_E_EXISTS);
     pthread_mutex_lock(&fx.mu);
     CHECK(fx.synth_by_seed[11] == 2 && fx.synth_by_seed[12] == 0); /* it ran once */
     pthread_mutex_unlock(&fx.mu);

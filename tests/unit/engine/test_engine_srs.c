@@ -1,8 +1,10 @@
 /* Engine: the SRS manager.  Published Filecoin file names, the parameter
  * cache (FIL_PROOFS_PARAMETER_CACHE wins), preload/evict across the tiers,
- * LRU demotion under a tight budget that never drops a set in use, the idle
- * sweep, and clear errors for missing or corrupt files. */
+ * LRU demotion under a tight budget that never drops a set in use, no
+ * demotion for idleness alone (only pressure or EvictSRS), and clear errors
+ * for missing or corrupt files. */
 #include "engine_fixture.h"
+#include "filecoin/param_digest.h"
 
 static int tier_of(cuzk_engine *e, const char *id, uint64_t *size, uint32_t *refs) {
     cuzk_engine_status s;
@@ -67,11 +69,72 @@ static void test_names(void) {
     CHECK(cuzk_engine_preload_srs(e, "tiny-a", NULL, NULL, err) == CUZK_E_NOT_FOUND);
     CHECK(strstr(err, "/nonexistent-cuzk-cache/v28-cuzk-synthetic-tiny-a.params") != NULL);
     cuzk_engine_free(e);
+    /* an explicit param_cache wins over the environment (#32) */
     setenv("FIL_PROOFS_PARAMETER_CACHE", fx.dir, 1);
+    e = fx_engine(&c);
+    CHECK(cuzk_engine_preload_srs(e, "tiny-a", NULL, NULL, err) == CUZK_E_NOT_FOUND);
+    CHECK(strstr(err, "/nonexistent-cuzk-cache/") != NULL);
+    cuzk_engine_free(e);
+    /* none configured: the environment's */
+    c.param_cache[0] = 0;
     e = fx_engine(&c);
     CHECK(cuzk_engine_preload_srs(e, "tiny-a", NULL, NULL, err) == CUZK_OK);
     cuzk_engine_free(e);
     unsetenv("FIL_PROOFS_PARAMETER_CACHE");
+}
+
+/* A file under a published Filecoin name is held against parameters.json's
+ * digest at first load (#32): a foreign file is a clear error naming both
+ * digests; a TEST-ONLY file (its .meta says test_only) loads with a warning;
+ * trust_params skips the check. */
+static void test_published_digest(void) {
+    static const char *stem = "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-"
+                              "sha256_hasher-032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b"
+                              "3793b06832f";
+    char src[600], dst[600], meta[600], err[CUZK_ERROR_LEN];
+    char tstem[128];
+    engine_synthetic_stem(tstem, "tiny-a");
+    snprintf(src, sizeof src, "%s/%s.params", fx.dir, tstem);
+    snprintf(dst, sizeof dst, "%s/%s.params", fx.dir, stem);
+    snprintf(meta, sizeof meta, "%s/%s.meta", fx.dir, stem);
+    unsetenv("TRUST_PARAMS");
+    CHECK(fc_param_published_digest("v28-cuzk-synthetic-tiny-a.params") == NULL);
+    char want[40];
+    snprintf(want, sizeof want, "%s", "434fb1338ecfaf0f59256f30dde4968f");
+    char name[300];
+    snprintf(name, sizeof name, "%s.params", stem);
+    CHECK(fc_param_published_digest(name) && strcmp(fc_param_published_digest(name), want) == 0);
+    CHECK(link(src, dst) == 0); /* tiny-a's parameters under porep-2k's published name */
+    cuzk_engine_config c;
+    fx_config(&c);
+    cuzk_engine *e = fx_engine(&c);
+    CHECK(cuzk_engine_register_circuit(e, "porep-2k-test", stem) == CUZK_OK);
+    CHECK(cuzk_engine_preload_srs(e, "porep-2k-test", NULL, NULL, err) == CUZK_E_INTERNAL);
+    CHECK(strstr(err, want) != NULL && strstr(err, "not Filecoin's published") != NULL &&
+          strstr(err, "TRUST_PARAMS") != NULL);
+    cuzk_engine_free(e);
+    c.trust_params = 1;
+    e = fx_engine(&c);
+    CHECK(cuzk_engine_register_circuit(e, "porep-2k-test", stem) == CUZK_OK);
+    CHECK(cuzk_engine_preload_srs(e, "porep-2k-test", NULL, NULL, err) == CUZK_OK);
+    cuzk_engine_free(e);
+    FILE *f = fopen(meta, "w");
+    fputs("{\"sector_size\": 2048, \"test_only\": true}\n", f);
+    fclose(f);
+    c.trust_params = 0;
+    e = fx_engine(&c);
+    CHECK(cuzk_engine_register_circuit(e, "porep-2k-test", stem) == CUZK_OK);
+    CHECK(cuzk_engine_preload_srs(e, "porep-2k-test", NULL, NULL, err) == CUZK_OK);
+    cuzk_engine_free(e);
+    /* the digest rule itself: BLAKE2b-512 of the file, first 16 bytes in hex */
+    char hex[FC_PARAM_DIGEST_HEX + 1];
+    f = fopen(meta, "w");
+    fputs("abc", f);
+    fclose(f);
+    CHECK(fc_param_file_digest(meta, hex, err, sizeof err) == 0);
+    CHECK(strcmp(hex, "ba80a53f981c4d0d6a2797b69f12f6e9") == 0);
+    unlink(meta);
+    unlink(dst);
 }
 
 static void test_preload_evict(void) {
@@ -154,7 +217,9 @@ static void test_eviction_respects_use(void) {
     cuzk_engine_free(e);
 }
 
-static void test_idle_sweep(void) {
+/* Idleness alone demotes nothing (#32): past eviction_min_idle the set is
+ * still HOT and counted; only EvictSRS (or pressure) lets it go. */
+static void test_no_idle_demotion(void) {
     fx_reset();
     cuzk_engine_config c;
     fx_config(&c);
@@ -162,11 +227,19 @@ static void test_idle_sweep(void) {
     cuzk_engine *e = fx_engine(&c);
     CHECK(fx_submit(e, "i", CUZK_KIND_POREP_C2, 0, "tiny-a", 1, 93, NULL, NULL) == CUZK_OK);
     CHECK(fx_await_ok(e, "i", "tiny-a", 1, 93));
-    FX_WAIT_FOR(tier_of(e, "tiny-a", NULL, NULL) == 1); /* demoted once idle for 1 s */
+    usleep(2500 * 1000); /* idle 2.5 s: more than eviction_min_idle, several dispatcher ticks */
+    CHECK(tier_of(e, "tiny-a", NULL, NULL) == 0);
+    engine_debug_stats d;
+    engine_debug_stats_get(e, &d);
+    CHECK(d.srs_demotions == 0);
     cuzk_engine_status s;
     cuzk_engine_get_status(e, &s);
-    CHECK(s.memory_in_use == 0);
+    CHECK(s.memory_in_use > 0);
     cuzk_engine_status_clear(&s);
+    int was = 0;
+    uint64_t freed = 0;
+    CHECK(cuzk_engine_evict_srs(e, "tiny-a", &was, &freed) == CUZK_OK && was && freed > 0);
+    CHECK(tier_of(e, "tiny-a", NULL, NULL) == 2);
     cuzk_engine_free(e);
 }
 
@@ -201,7 +274,8 @@ int main(void) {
     test_names();
     test_preload_evict();
     test_eviction_respects_use();
-    test_idle_sweep();
+    test_no_idle_demotion();
+    test_published_digest();
     test_bad_files();
     fx_cleanup();
     return check_finish();
