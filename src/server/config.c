@@ -9,10 +9,13 @@
 #include "server/config.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "filecoin/param_dir.h"
 #include "util/slog.h"
@@ -49,6 +52,8 @@ typedef struct {
 static const key_spec keys[] = {
     {"daemon", "listen", K_STR, DMN(listen), CUZK_ADDR_LEN, 0, 0, NULL},
     {"daemon", "status_listen", K_STR, DMN(status_listen), CUZK_ADDR_LEN, 0, 0, NULL},
+    {"daemon", "allow_remote", K_BOOL, DMN(allow_remote), 0, 0, 0, NULL},
+    {"daemon", "auth_token_file", K_STR, DMN(auth_token_file), CUZK_ADDR_LEN, 0, 0, NULL},
     {"daemon", "shutdown", K_SHUTDOWN, ENG(cancel_running_on_shutdown), 0, 0, 0, NULL},
     {"daemon", "shutdown_timeout", K_DUR_MS, DMN(shutdown_timeout_ms), 0, 0, 0, NULL},
     {"srs", "param_cache", K_STR, ENG(param_cache), sizeof(((cuzk_engine_config *)0)->param_cache),
@@ -436,6 +441,31 @@ int cuzk_config_load(cuzk_config *out, const char *path, char err[CUZK_ERROR_LEN
     return 0;
 }
 
+int cuzk_config_check_param_dir(const cuzk_config *cfg, char err[CUZK_ERROR_LEN]) {
+    const char *dir = cfg->engine.param_cache;
+    const char *src = cfg->param_cache_from_env ? "FIL_PROOFS_PARAMETER_CACHE" : "srs.param_cache";
+    struct stat st;
+    if (stat(dir, &st) != 0) {
+        snprintf(err, CUZK_ERROR_LEN, "parameter folder %s (%s): %s", dir, src, strerror(errno));
+        return -1;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        snprintf(err, CUZK_ERROR_LEN, "parameter folder %s (%s) is not a folder", dir, src);
+        return -1;
+    }
+    /* the provers open files by name inside it: listing it proves read and search rights */
+    DIR *d = opendir(dir);
+    if (d == NULL || access(dir, R_OK | X_OK) != 0) {
+        snprintf(err, CUZK_ERROR_LEN, "parameter folder %s (%s) cannot be read: %s", dir, src,
+                 strerror(errno ? errno : EACCES));
+        if (d)
+            closedir(d);
+        return -1;
+    }
+    closedir(d);
+    return 0;
+}
+
 /* A TOML basic string (quotes and backslashes escaped). */
 static void print_str(FILE *to, const char *key, const char *v) {
     fprintf(to, "%s = \"", key);
@@ -462,6 +492,8 @@ void cuzk_config_print(FILE *to, const cuzk_config *c) {
     fprintf(to, "[daemon]\n");
     print_str(to, "listen", c->daemon.listen);
     print_str(to, "status_listen", c->daemon.status_listen);
+    fprintf(to, "allow_remote = %s\n", c->daemon.allow_remote ? "true" : "false");
+    print_str(to, "auth_token_file", c->daemon.auth_token_file);
     fprintf(to, "shutdown = \"%s\"\n", e->cancel_running_on_shutdown ? "cancel" : "finish");
     fprintf(to, "shutdown_timeout = \"%llums\"\n",
             (unsigned long long)c->daemon.shutdown_timeout_ms);

@@ -21,12 +21,15 @@
  * handler threads, then shuts the queue down and joins its thread. */
 #include "server/grpc_service.h"
 
+#include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -49,6 +52,9 @@
 #define CALLS_PER_METHOD 8
 #define UNREGISTERED_CALLS 2
 #define MAX_WORKERS 1024
+#define AUTH_TOKEN_MIN 16
+#define AUTH_TOKEN_MAX 512
+#define RPC_UNAUTHENTICATED 16
 
 typedef enum { TAG_NEW, TAG_CLOSE, TAG_SEND, TAG_SHUTDOWN } tag_kind;
 
@@ -87,6 +93,7 @@ struct grpc_service {
     int workers;
     int port;
     char unix_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+    char token[AUTH_TOKEN_MAX + 1]; /* "" = no shared secret */
     tag t_shutdown;
 };
 
@@ -214,6 +221,40 @@ static void *worker_main(void *arg) {
     return NULL;
 }
 
+/* ---- who may call --------------------------------------------------------- */
+
+/* Compares without an early exit, so the time taken does not tell how many
+ * leading bytes of a guess were right. */
+static int same_secret(const char *a, size_t an, const char *b, size_t bn) {
+    unsigned diff = an != bn;
+    for (size_t i = 0; i < an; i++)
+        diff |= (unsigned char)a[i] ^ (unsigned char)b[i % (bn ? bn : 1)];
+    return diff == 0;
+}
+
+/* With a secret: a call from the unix socket (guarded by its file mode) or
+ * one carrying "authorization: Bearer <secret>". */
+static int call_authorized(grpc_service *s, call *c) {
+    if (s->token[0] == 0)
+        return 1;
+    char *peer = grpc_call_get_peer(c->gcall);
+    int local = peer && strncmp(peer, "unix:", 5) == 0;
+    gpr_free(peer);
+    if (local)
+        return 1;
+    size_t tn = strlen(s->token);
+    for (size_t i = 0; i < c->md.count; i++) {
+        const grpc_metadata *m = &c->md.metadata[i];
+        if (grpc_slice_str_cmp(m->key, "authorization") != 0)
+            continue;
+        const char *v = (const char *)GRPC_SLICE_START_PTR(m->value);
+        size_t vn = GRPC_SLICE_LENGTH(m->value);
+        if (vn > 7 && strncasecmp(v, "Bearer ", 7) == 0 && same_secret(v + 7, vn - 7, s->token, tn))
+            return 1;
+    }
+    return 0;
+}
+
 /* A new call arrived on the queue thread. */
 static void on_new_call(grpc_service *s, call *c) {
     pthread_mutex_lock(&s->mu);
@@ -242,6 +283,18 @@ static void on_new_call(grpc_service *s, call *c) {
         snprintf(r.message, sizeof r.message, "unknown method %s", m);
         slog(SLOG_WARN, "grpc", "unknown method path=%s", m);
         gpr_free(m);
+        send_reply(c, &r);
+        return;
+    }
+    if (!call_authorized(s, c)) {
+        char *peer = grpc_call_get_peer(c->gcall);
+        r.code = RPC_UNAUTHENTICATED;
+        snprintf(r.message, sizeof r.message,
+                 "this daemon requires \"authorization: Bearer <secret>\" (daemon.auth_token_file) "
+                 "from callers outside its unix socket");
+        slog(SLOG_WARN, "grpc", "call refused, no valid secret method=%s peer=%s",
+             rpc_method_path[c->method], peer ? peer : "?");
+        gpr_free(peer);
         send_reply(c, &r);
         return;
     }
@@ -371,8 +424,71 @@ static int prepare_unix(const char *path, char *err) {
     return 0;
 }
 
-grpc_service *grpc_service_start(cuzk_engine *engine, const char *listen,
+int grpc_listen_is_loopback(const char *listen) {
+    const char *colon = strrchr(listen, ':');
+    if (colon == NULL || colon == listen)
+        return 0; /* ":9820" binds every interface */
+    char host[256];
+    size_t n = (size_t)(colon - listen);
+    if (n >= sizeof host)
+        return 0;
+    memcpy(host, listen, n);
+    host[n] = 0;
+    if (host[0] == '[' && n >= 2 && host[n - 1] == ']') {
+        memmove(host, host + 1, n - 2);
+        host[n - 2] = 0;
+    }
+    if (strcasecmp(host, "localhost") == 0)
+        return 1;
+    unsigned char a[16];
+    if (inet_pton(AF_INET, host, a) == 1)
+        return a[0] == 127;
+    if (inet_pton(AF_INET6, host, a) == 1) {
+        static const unsigned char v6_loop[16] = {[15] = 1};
+        static const unsigned char v4_mapped[12] = {[10] = 0xff, [11] = 0xff};
+        return memcmp(a, v6_loop, 16) == 0 || (memcmp(a, v4_mapped, 12) == 0 && a[12] == 127);
+    }
+    return 0; /* a host name may resolve anywhere */
+}
+
+/* The first line of path, trailing blanks dropped. */
+static int read_token(const char *path, char *out, size_t cap, char *err) {
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        snprintf(err, CUZK_ERROR_LEN, "daemon.auth_token_file %s: %s", path, strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && (st.st_mode & 0077))
+        slog(SLOG_WARN, "grpc", "the secret file is readable by others; chmod 600 it path=%s",
+             path);
+    if (fgets(out, (int)cap, f) == NULL)
+        out[0] = 0;
+    fclose(f);
+    size_t n = strlen(out);
+    while (n > 0 && isspace((unsigned char)out[n - 1]))
+        out[--n] = 0;
+    if (n < AUTH_TOKEN_MIN || n >= cap - 1) {
+        snprintf(err, CUZK_ERROR_LEN,
+                 "daemon.auth_token_file %s: the secret (its first line) must have %d to %d "
+                 "bytes, it has %zu",
+                 path, AUTH_TOKEN_MIN, (int)cap - 2, n);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)out[i] < 0x21 || (unsigned char)out[i] > 0x7e) {
+            snprintf(err, CUZK_ERROR_LEN,
+                     "daemon.auth_token_file %s: the secret must be printable ASCII without "
+                     "spaces (it travels in a gRPC header)",
+                     path);
+            return -1;
+        }
+    return 0;
+}
+
+grpc_service *grpc_service_start(cuzk_engine *engine, const cuzk_daemon_options *o,
                                  char err[CUZK_ERROR_LEN]) {
+    const char *listen = o->listen;
     grpc_service *s = calloc(1, sizeof *s);
     if (s == NULL) {
         snprintf(err, CUZK_ERROR_LEN, "out of memory");
@@ -405,7 +521,17 @@ grpc_service *grpc_service_start(cuzk_engine *engine, const char *listen,
             goto fail_early;
         }
         snprintf(addr, sizeof addr, "%s", listen);
+        if (!grpc_listen_is_loopback(listen) && !o->allow_remote) {
+            snprintf(err, CUZK_ERROR_LEN,
+                     "listen address \"%s\" is reachable from other hosts: listen on a unix "
+                     "socket or 127.0.0.1, or set daemon.allow_remote = true (with "
+                     "daemon.auth_token_file)",
+                     listen);
+            goto fail_early;
+        }
     }
+    if (o->auth_token_file[0] && read_token(o->auth_token_file, s->token, sizeof s->token, err))
+        goto fail_early;
 
     gpr_set_log_function(grpc_log_to_slog);
     grpc_init();
@@ -452,6 +578,16 @@ grpc_service *grpc_service_start(cuzk_engine *engine, const char *listen,
         slog(SLOG_INFO, "grpc", "serving cuzk.v1 listen=unix://%s", s->unix_path);
     else
         slog(SLOG_INFO, "grpc", "serving cuzk.v1 listen=%s port=%d", listen, s->port);
+    if (!s->unix_path[0] && !grpc_listen_is_loopback(listen))
+        slog(SLOG_WARN, "grpc",
+             "REMOTE ACCESS ENABLED: cuzk.v1 is reachable from other hosts listen=%s "
+             "auth=%s",
+             listen,
+             s->token[0] ? "shared-secret"
+                         : "NONE (anyone who reaches the port can "
+                           "submit, await and cancel proofs)");
+    else if (s->token[0])
+        slog(SLOG_INFO, "grpc", "shared secret required from callers outside the unix socket");
     return s;
 
 fail:
