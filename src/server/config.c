@@ -402,6 +402,21 @@ static int apply_tree(cuzk_config *cfg, const toml_value *root, const char *path
     return 0;
 }
 
+int cuzk_config_parse_text(cuzk_config *out, const char *text, size_t len, const char *name,
+                           char err[CUZK_ERROR_LEN]) {
+    defaults(out);
+    err[0] = 0;
+    char terr[TOML_ERR_LEN];
+    toml_value *root = toml_parse(text, len, terr);
+    if (root == NULL) {
+        snprintf(err, CUZK_ERROR_LEN, "%s: %s", name, terr);
+        return -1;
+    }
+    int rc = apply_tree(out, root, name, err);
+    toml_free(root);
+    return rc;
+}
+
 int cuzk_config_load(cuzk_config *out, const char *path, char err[CUZK_ERROR_LEN]) {
     defaults(out);
     err[0] = 0;

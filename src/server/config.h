@@ -38,6 +38,11 @@ typedef struct {
  * "FILE: line L: problem".  Warnings (deprecated keys) go to the log. */
 int cuzk_config_load(cuzk_config *out, const char *path, char err[CUZK_ERROR_LEN]);
 
+/* The defaults, then the TOML text[0..len) named `name` in messages; no
+ * environment, no final checks (the fuzz target's entry: tests/fuzz). */
+int cuzk_config_parse_text(cuzk_config *out, const char *text, size_t len, const char *name,
+                           char err[CUZK_ERROR_LEN]);
+
 /* Parses "512", "512B", "64KiB", "5 GiB", "2TB" ... into bytes.  0 on
  * success, -1 for anything else or overflow. */
 int cuzk_parse_size(const char *s, uint64_t *bytes);
