@@ -498,6 +498,8 @@ static void print_str(FILE *to, const char *key, const char *v) {
 static void print_size(FILE *to, const char *key, uint64_t b, int auto_zero) {
     if (auto_zero && b == 0)
         fprintf(to, "%s = \"auto\"\n", key);
+    else if (b > (uint64_t)INT64_MAX) /* a TOML integer is signed: keep it a size string */
+        fprintf(to, "%s = \"%lluB\"\n", key, (unsigned long long)b);
     else
         fprintf(to, "%s = %llu\n", key, (unsigned long long)b);
 }
