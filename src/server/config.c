@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "filecoin/param_dir.h"
+#include "util/err.h"
 #include "util/slog.h"
 #include "util/toml.h"
 
@@ -461,21 +462,20 @@ int cuzk_config_check_param_dir(const cuzk_config *cfg, char err[CUZK_ERROR_LEN]
     const char *src = cfg->param_cache_from_env ? "FIL_PROOFS_PARAMETER_CACHE" : "srs.param_cache";
     struct stat st;
     if (stat(dir, &st) != 0) {
-        snprintf(err, CUZK_ERROR_LEN, "parameter folder %s (%s): %s", dir, src, strerror(errno));
-        return -1;
+        return err_set(err, CUZK_ERROR_LEN, "parameter folder %s (%s): %s", dir, src,
+                       strerror(errno));
     }
     if (!S_ISDIR(st.st_mode)) {
-        snprintf(err, CUZK_ERROR_LEN, "parameter folder %s (%s) is not a folder", dir, src);
-        return -1;
+        return err_set(err, CUZK_ERROR_LEN, "parameter folder %s (%s) is not a folder", dir, src);
     }
     /* the provers open files by name inside it: listing it proves read and search rights */
     DIR *d = opendir(dir);
     if (d == NULL || access(dir, R_OK | X_OK) != 0) {
-        snprintf(err, CUZK_ERROR_LEN, "parameter folder %s (%s) cannot be read: %s", dir, src,
-                 strerror(errno ? errno : EACCES));
+        int e = errno ? errno : EACCES;
         if (d)
             closedir(d);
-        return -1;
+        return err_set(err, CUZK_ERROR_LEN, "parameter folder %s (%s) cannot be read: %s", dir, src,
+                       strerror(e));
     }
     closedir(d);
     return 0;

@@ -47,6 +47,7 @@
 
 #include "server/grpc_args.h"
 #include "server/rpc.h"
+#include "util/err.h"
 #include "util/slog.h"
 
 #define CALLS_PER_METHOD 8
@@ -391,8 +392,8 @@ static int prepare_unix(const char *path, char *err) {
     if (slash && slash != dir) {
         *slash = 0;
         if (mkdir_p(dir) != 0) {
-            snprintf(err, CUZK_ERROR_LEN, "cannot create the socket folder %s: %s", dir,
-                     strerror(errno));
+            err_set(err, CUZK_ERROR_LEN, "cannot create the socket folder %s: %s", dir,
+                    strerror(errno));
             return -1;
         }
     }
@@ -400,7 +401,7 @@ static int prepare_unix(const char *path, char *err) {
     if (lstat(path, &st) != 0)
         return 0;
     if (!S_ISSOCK(st.st_mode)) {
-        snprintf(err, CUZK_ERROR_LEN, "%s exists and is not a socket", path);
+        err_set(err, CUZK_ERROR_LEN, "%s exists and is not a socket", path);
         return -1;
     }
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -412,12 +413,12 @@ static int prepare_unix(const char *path, char *err) {
     if (fd >= 0)
         close(fd);
     if (live) {
-        snprintf(err, CUZK_ERROR_LEN, "%s: another process is serving on this socket", path);
+        err_set(err, CUZK_ERROR_LEN, "%s: another process is serving on this socket", path);
         return -1;
     }
     if (unlink(path) != 0) {
-        snprintf(err, CUZK_ERROR_LEN, "cannot remove the stale socket %s: %s", path,
-                 strerror(errno));
+        err_set(err, CUZK_ERROR_LEN, "cannot remove the stale socket %s: %s", path,
+                strerror(errno));
         return -1;
     }
     slog(SLOG_INFO, "grpc", "removed a stale socket path=%s", path);
@@ -455,7 +456,7 @@ int grpc_listen_is_loopback(const char *listen) {
 static int read_token(const char *path, char *out, size_t cap, char *err) {
     FILE *f = fopen(path, "r");
     if (f == NULL) {
-        snprintf(err, CUZK_ERROR_LEN, "daemon.auth_token_file %s: %s", path, strerror(errno));
+        err_set(err, CUZK_ERROR_LEN, "daemon.auth_token_file %s: %s", path, strerror(errno));
         return -1;
     }
     struct stat st;
@@ -469,18 +470,18 @@ static int read_token(const char *path, char *out, size_t cap, char *err) {
     while (n > 0 && isspace((unsigned char)out[n - 1]))
         out[--n] = 0;
     if (n < AUTH_TOKEN_MIN || n >= cap - 1) {
-        snprintf(err, CUZK_ERROR_LEN,
-                 "daemon.auth_token_file %s: the secret (its first line) must have %d to %d "
-                 "bytes, it has %zu",
-                 path, AUTH_TOKEN_MIN, (int)cap - 2, n);
+        err_set(err, CUZK_ERROR_LEN,
+                "daemon.auth_token_file %s: the secret (its first line) must have %d to %d "
+                "bytes, it has %zu",
+                path, AUTH_TOKEN_MIN, (int)cap - 2, n);
         return -1;
     }
     for (size_t i = 0; i < n; i++)
         if ((unsigned char)out[i] < 0x21 || (unsigned char)out[i] > 0x7e) {
-            snprintf(err, CUZK_ERROR_LEN,
-                     "daemon.auth_token_file %s: the secret must be printable ASCII without "
-                     "spaces (it travels in a gRPC header)",
-                     path);
+            err_set(err, CUZK_ERROR_LEN,
+                    "daemon.auth_token_file %s: the secret must be printable ASCII without "
+                    "spaces (it travels in a gRPC header)",
+                    path);
             return -1;
         }
     return 0;
@@ -491,7 +492,7 @@ grpc_service *grpc_service_start(cuzk_engine *engine, const cuzk_daemon_options 
     const char *listen = o->listen;
     grpc_service *s = calloc(1, sizeof *s);
     if (s == NULL) {
-        snprintf(err, CUZK_ERROR_LEN, "out of memory");
+        err_set(err, CUZK_ERROR_LEN, "out of memory");
         return NULL;
     }
     s->engine = engine;
@@ -499,15 +500,15 @@ grpc_service *grpc_service_start(cuzk_engine *engine, const cuzk_daemon_options 
     pthread_cond_init(&s->cv, NULL);
     s->t_shutdown = (tag){TAG_SHUTDOWN, NULL};
 
-    char addr[CUZK_ERROR_LEN];
+    char addr[CUZK_ADDR_LEN + 8];
     if (strncmp(listen, "unix:", 5) == 0) {
         const char *path = listen + 5;
         if (strncmp(path, "//", 2) == 0)
             path += 2;
         if (path[0] != '/' || strlen(path) >= sizeof s->unix_path) {
-            snprintf(err, CUZK_ERROR_LEN,
-                     "listen address %s: expected unix:///absolute/path (at most %zu bytes)",
-                     listen, sizeof s->unix_path - 1);
+            err_set(err, CUZK_ERROR_LEN,
+                    "listen address %s: expected unix:///absolute/path (at most %zu bytes)", listen,
+                    sizeof s->unix_path - 1);
             goto fail_early;
         }
         snprintf(s->unix_path, sizeof s->unix_path, "%s", path);
@@ -516,17 +517,17 @@ grpc_service *grpc_service_start(cuzk_engine *engine, const cuzk_daemon_options 
         snprintf(addr, sizeof addr, "unix:%s", path);
     } else {
         if (strchr(listen, ':') == NULL) {
-            snprintf(err, CUZK_ERROR_LEN,
-                     "listen address \"%s\": expected host:port or unix:///path", listen);
+            err_set(err, CUZK_ERROR_LEN,
+                    "listen address \"%s\": expected host:port or unix:///path", listen);
             goto fail_early;
         }
         snprintf(addr, sizeof addr, "%s", listen);
         if (!grpc_listen_is_loopback(listen) && !o->allow_remote) {
-            snprintf(err, CUZK_ERROR_LEN,
-                     "listen address \"%s\" is reachable from other hosts: listen on a unix "
-                     "socket or 127.0.0.1, or set daemon.allow_remote = true (with "
-                     "daemon.auth_token_file)",
-                     listen);
+            err_set(err, CUZK_ERROR_LEN,
+                    "listen address \"%s\" is reachable from other hosts: listen on a unix "
+                    "socket or 127.0.0.1, or set daemon.allow_remote = true (with "
+                    "daemon.auth_token_file)",
+                    listen);
             goto fail_early;
         }
     }
@@ -543,7 +544,7 @@ grpc_service *grpc_service_start(cuzk_engine *engine, const cuzk_daemon_options 
         s->methods[m] = grpc_server_register_method(s->server, rpc_method_path[m], NULL,
                                                     GRPC_SRM_PAYLOAD_READ_INITIAL_BYTE_BUFFER, 0);
         if (s->methods[m] == NULL) {
-            snprintf(err, CUZK_ERROR_LEN, "cannot register %s", rpc_method_path[m]);
+            err_set(err, CUZK_ERROR_LEN, "cannot register %s", rpc_method_path[m]);
             goto fail;
         }
     }
@@ -551,7 +552,7 @@ grpc_service *grpc_service_start(cuzk_engine *engine, const cuzk_daemon_options 
     s->port = grpc_server_add_http2_port(s->server, addr, cred);
     grpc_server_credentials_release(cred);
     if (s->port <= 0) {
-        snprintf(err, CUZK_ERROR_LEN, "cannot listen on %s (address in use or invalid)", listen);
+        err_set(err, CUZK_ERROR_LEN, "cannot listen on %s (address in use or invalid)", listen);
         goto fail;
     }
     if (s->unix_path[0])
@@ -567,7 +568,7 @@ grpc_service *grpc_service_start(cuzk_engine *engine, const cuzk_daemon_options 
     for (int i = 0; i < UNREGISTERED_CALLS; i++)
         post_request(s, -1);
     if (pthread_create(&s->cq_thread, NULL, cq_main, s) != 0) {
-        snprintf(err, CUZK_ERROR_LEN, "cannot start the completion-queue thread");
+        err_set(err, CUZK_ERROR_LEN, "cannot start the completion-queue thread");
         grpc_server_shutdown_and_notify(s->server, s->cq, &s->t_shutdown);
         grpc_server_cancel_all_calls(s->server);
         grpc_completion_queue_shutdown(s->cq);

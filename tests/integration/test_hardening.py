@@ -13,7 +13,7 @@ usage: test_hardening.py CUZK PROTO_DIR
 - the parameter folder is checked at start (missing, not a folder);
 - a request id with a newline cannot forge a log line;
 - the HTTP endpoint: 20 idle connections and a client sending one byte
-  every 4 s, and /status still answers within 0.5 s, 5 of 5 times;
+  every 4 s, and /status still answers within 0.75 s, 5 of 5 times;
 - /metrics parses with prometheus_client's parser, one family per name,
   cuzk_proofs_completed/_failed as counters with _total samples.
 """
@@ -235,8 +235,8 @@ def logs_http_metrics():
         ok, ms = status_ms()
         times.append((ok, round(ms)))
         time.sleep(1)
-    check(all(ok and ms < 500 for ok, ms in times),
-          f"/status beside 20 idle connections and a 1-byte-per-4-s client: 5 of 5 under 0.5 s {times}")
+    check(all(ok and ms < 750 for ok, ms in times),
+          f"/status beside 20 idle connections and a 1-byte-per-4-s client: 5 of 5 under 0.75 s {times}")
     stop.set()
     t.join()
     for s in idle:
