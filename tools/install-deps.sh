@@ -19,6 +19,7 @@ want protobuf-c-compiler  # cuzk daemon: protoc-c generates the C message code a
 want protobuf-compiler    # daemon test: protoc --python_out for the Python client's messages
 want python3-grpcio       # daemon test: the gRPC client (/usr/bin/python3)
 want python3-protobuf     # daemon test: protobuf runtime for the generated messages
+want python3-prometheus-client # daemon test: a real parser for the /metrics text
 want clang-14            # libFuzzer target for the C1 decoder (tests/fuzz, optional in CMake)
 want libclang-rt-14-dev  # libFuzzer and sanitizer runtimes for clang-14
 want_cmd python3 python3     # tools/gen_constants.py --check

@@ -173,6 +173,10 @@ int cmd_daemon(int argc, char **argv) {
     slog(SLOG_INFO, "daemon", "parameters param_cache=%s from_env=%d", cfg.engine.param_cache,
          cfg.param_cache_from_env);
 
+    if (cuzk_config_check_param_dir(&cfg, err) != 0) {
+        slog(SLOG_ERROR, "daemon", "cannot start error=\"%s\"", err);
+        return 1;
+    }
     cuzk_engine *engine = cuzk_engine_new(&cfg.engine, err);
     if (engine == NULL) {
         slog(SLOG_ERROR, "daemon", "engine failed to start error=\"%s\"", err);
@@ -183,7 +187,7 @@ int cmd_daemon(int argc, char **argv) {
         cuzk_engine_free(engine);
         return 1;
     }
-    grpc_service *svc = grpc_service_start(engine, cfg.daemon.listen, err);
+    grpc_service *svc = grpc_service_start(engine, &cfg.daemon, err);
     if (svc == NULL) {
         slog(SLOG_ERROR, "daemon", "gRPC listener failed error=\"%s\"", err);
         cuzk_engine_free(engine);

@@ -173,29 +173,23 @@ char *cuzk_engine_metrics_text(cuzk_engine *e) {
     sbuf b = {malloc(4096), 0, 4096, 0};
     if (!b.buf)
         return NULL;
-    uint64_t tdone = 0, tfailed = 0;
-    for (int k = 1; k < CUZK_KIND_COUNT; k++) {
-        tdone += done[k];
-        tfailed += failed[k];
-    }
-    put(&b, "# HELP cuzk_proofs_completed_total Proofs completed.\n# TYPE "
-            "cuzk_proofs_completed_total counter\n");
-    put(&b, "cuzk_proofs_completed_total %" PRIu64 "\n", tdone);
-    put(&b, "# HELP cuzk_proofs_failed_total Proofs failed.\n# TYPE cuzk_proofs_failed_total "
-            "counter\n");
-    put(&b, "cuzk_proofs_failed_total %" PRIu64 "\n", tfailed);
+    /* One family per counter, samples per proof kind (sum() gives the total):
+     * a parser folds "X_total" into family X, so a separate unlabelled
+     * X_total beside X{...} would be two families of one name. */
+    put(&b, "# HELP cuzk_proofs_completed_total Proofs completed.\n"
+            "# TYPE cuzk_proofs_completed_total counter\n");
+    for (int k = 1; k < CUZK_KIND_COUNT; k++)
+        put(&b, "cuzk_proofs_completed_total{proof_kind=\"%s\"} %" PRIu64 "\n",
+            cuzk_kind_label((cuzk_proof_kind)k), done[k]);
+    put(&b, "# HELP cuzk_proofs_failed_total Proofs failed.\n"
+            "# TYPE cuzk_proofs_failed_total counter\n");
+    for (int k = 1; k < CUZK_KIND_COUNT; k++)
+        put(&b, "cuzk_proofs_failed_total{proof_kind=\"%s\"} %" PRIu64 "\n",
+            cuzk_kind_label((cuzk_proof_kind)k), failed[k]);
     put(&b, "# TYPE cuzk_proofs_cancelled_total counter\ncuzk_proofs_cancelled_total %" PRIu64 "\n",
         cancelled);
     put(&b, "# TYPE cuzk_uptime_seconds gauge\ncuzk_uptime_seconds %.0f\n", uptime);
     put(&b, "# TYPE cuzk_queue_depth gauge\ncuzk_queue_depth %zu\n", queued);
-    put(&b, "# TYPE cuzk_proofs_completed counter\n");
-    for (int k = 1; k < CUZK_KIND_COUNT; k++)
-        put(&b, "cuzk_proofs_completed{proof_kind=\"%s\"} %" PRIu64 "\n",
-            cuzk_kind_label((cuzk_proof_kind)k), done[k]);
-    put(&b, "# TYPE cuzk_proofs_failed counter\n");
-    for (int k = 1; k < CUZK_KIND_COUNT; k++)
-        put(&b, "cuzk_proofs_failed{proof_kind=\"%s\"} %" PRIu64 "\n",
-            cuzk_kind_label((cuzk_proof_kind)k), failed[k]);
     put(&b, "# TYPE cuzk_proof_duration_seconds summary\n");
     for (int k = 1; k < CUZK_KIND_COUNT; k++)
         if (done[k])

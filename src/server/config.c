@@ -9,12 +9,16 @@
 #include "server/config.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "filecoin/param_dir.h"
+#include "util/err.h"
 #include "util/slog.h"
 #include "util/toml.h"
 
@@ -49,6 +53,8 @@ typedef struct {
 static const key_spec keys[] = {
     {"daemon", "listen", K_STR, DMN(listen), CUZK_ADDR_LEN, 0, 0, NULL},
     {"daemon", "status_listen", K_STR, DMN(status_listen), CUZK_ADDR_LEN, 0, 0, NULL},
+    {"daemon", "allow_remote", K_BOOL, DMN(allow_remote), 0, 0, 0, NULL},
+    {"daemon", "auth_token_file", K_STR, DMN(auth_token_file), CUZK_ADDR_LEN, 0, 0, NULL},
     {"daemon", "shutdown", K_SHUTDOWN, ENG(cancel_running_on_shutdown), 0, 0, 0, NULL},
     {"daemon", "shutdown_timeout", K_DUR_MS, DMN(shutdown_timeout_ms), 0, 0, 0, NULL},
     {"srs", "param_cache", K_STR, ENG(param_cache), sizeof(((cuzk_engine_config *)0)->param_cache),
@@ -398,6 +404,21 @@ static int apply_tree(cuzk_config *cfg, const toml_value *root, const char *path
     return 0;
 }
 
+int cuzk_config_parse_text(cuzk_config *out, const char *text, size_t len, const char *name,
+                           char err[CUZK_ERROR_LEN]) {
+    defaults(out);
+    err[0] = 0;
+    char terr[TOML_ERR_LEN];
+    toml_value *root = toml_parse(text, len, terr);
+    if (root == NULL) {
+        snprintf(err, CUZK_ERROR_LEN, "%s: %s", name, terr);
+        return -1;
+    }
+    int rc = apply_tree(out, root, name, err);
+    toml_free(root);
+    return rc;
+}
+
 int cuzk_config_load(cuzk_config *out, const char *path, char err[CUZK_ERROR_LEN]) {
     defaults(out);
     err[0] = 0;
@@ -443,6 +464,30 @@ int cuzk_config_load(cuzk_config *out, const char *path, char err[CUZK_ERROR_LEN
     return 0;
 }
 
+int cuzk_config_check_param_dir(const cuzk_config *cfg, char err[CUZK_ERROR_LEN]) {
+    const char *dir = cfg->engine.param_cache;
+    const char *src = cfg->param_cache_from_env ? "FIL_PROOFS_PARAMETER_CACHE" : "srs.param_cache";
+    struct stat st;
+    if (stat(dir, &st) != 0) {
+        return err_set(err, CUZK_ERROR_LEN, "parameter folder %s (%s): %s", dir, src,
+                       strerror(errno));
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        return err_set(err, CUZK_ERROR_LEN, "parameter folder %s (%s) is not a folder", dir, src);
+    }
+    /* the provers open files by name inside it: listing it proves read and search rights */
+    DIR *d = opendir(dir);
+    if (d == NULL || access(dir, R_OK | X_OK) != 0) {
+        int e = errno ? errno : EACCES;
+        if (d)
+            closedir(d);
+        return err_set(err, CUZK_ERROR_LEN, "parameter folder %s (%s) cannot be read: %s", dir, src,
+                       strerror(e));
+    }
+    closedir(d);
+    return 0;
+}
+
 /* A TOML basic string (quotes and backslashes escaped). */
 static void print_str(FILE *to, const char *key, const char *v) {
     fprintf(to, "%s = \"", key);
@@ -460,6 +505,8 @@ static void print_str(FILE *to, const char *key, const char *v) {
 static void print_size(FILE *to, const char *key, uint64_t b, int auto_zero) {
     if (auto_zero && b == 0)
         fprintf(to, "%s = \"auto\"\n", key);
+    else if (b > (uint64_t)INT64_MAX) /* a TOML integer is signed: keep it a size string */
+        fprintf(to, "%s = \"%lluB\"\n", key, (unsigned long long)b);
     else
         fprintf(to, "%s = %llu\n", key, (unsigned long long)b);
 }
@@ -469,6 +516,8 @@ void cuzk_config_print(FILE *to, const cuzk_config *c) {
     fprintf(to, "[daemon]\n");
     print_str(to, "listen", c->daemon.listen);
     print_str(to, "status_listen", c->daemon.status_listen);
+    fprintf(to, "allow_remote = %s\n", c->daemon.allow_remote ? "true" : "false");
+    print_str(to, "auth_token_file", c->daemon.auth_token_file);
     fprintf(to, "shutdown = \"%s\"\n", e->cancel_running_on_shutdown ? "cancel" : "finish");
     fprintf(to, "shutdown_timeout = \"%llums\"\n",
             (unsigned long long)c->daemon.shutdown_timeout_ms);

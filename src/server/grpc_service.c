@@ -21,12 +21,15 @@
  * handler threads, then shuts the queue down and joins its thread. */
 #include "server/grpc_service.h"
 
+#include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -44,11 +47,15 @@
 
 #include "server/grpc_args.h"
 #include "server/rpc.h"
+#include "util/err.h"
 #include "util/slog.h"
 
 #define CALLS_PER_METHOD 8
 #define UNREGISTERED_CALLS 2
 #define MAX_WORKERS 1024
+#define AUTH_TOKEN_MIN 16
+#define AUTH_TOKEN_MAX 512
+#define RPC_UNAUTHENTICATED 16
 
 typedef enum { TAG_NEW, TAG_CLOSE, TAG_SEND, TAG_SHUTDOWN } tag_kind;
 
@@ -87,6 +94,7 @@ struct grpc_service {
     int workers;
     int port;
     char unix_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+    char token[AUTH_TOKEN_MAX + 1]; /* "" = no shared secret */
     tag t_shutdown;
 };
 
@@ -214,6 +222,40 @@ static void *worker_main(void *arg) {
     return NULL;
 }
 
+/* ---- who may call --------------------------------------------------------- */
+
+/* Compares without an early exit, so the time taken does not tell how many
+ * leading bytes of a guess were right. */
+static int same_secret(const char *a, size_t an, const char *b, size_t bn) {
+    unsigned diff = an != bn;
+    for (size_t i = 0; i < an; i++)
+        diff |= (unsigned char)a[i] ^ (unsigned char)b[i % (bn ? bn : 1)];
+    return diff == 0;
+}
+
+/* With a secret: a call from the unix socket (guarded by its file mode) or
+ * one carrying "authorization: Bearer <secret>". */
+static int call_authorized(grpc_service *s, call *c) {
+    if (s->token[0] == 0)
+        return 1;
+    char *peer = grpc_call_get_peer(c->gcall);
+    int local = peer && strncmp(peer, "unix:", 5) == 0;
+    gpr_free(peer);
+    if (local)
+        return 1;
+    size_t tn = strlen(s->token);
+    for (size_t i = 0; i < c->md.count; i++) {
+        const grpc_metadata *m = &c->md.metadata[i];
+        if (grpc_slice_str_cmp(m->key, "authorization") != 0)
+            continue;
+        const char *v = (const char *)GRPC_SLICE_START_PTR(m->value);
+        size_t vn = GRPC_SLICE_LENGTH(m->value);
+        if (vn > 7 && strncasecmp(v, "Bearer ", 7) == 0 && same_secret(v + 7, vn - 7, s->token, tn))
+            return 1;
+    }
+    return 0;
+}
+
 /* A new call arrived on the queue thread. */
 static void on_new_call(grpc_service *s, call *c) {
     pthread_mutex_lock(&s->mu);
@@ -242,6 +284,18 @@ static void on_new_call(grpc_service *s, call *c) {
         snprintf(r.message, sizeof r.message, "unknown method %s", m);
         slog(SLOG_WARN, "grpc", "unknown method path=%s", m);
         gpr_free(m);
+        send_reply(c, &r);
+        return;
+    }
+    if (!call_authorized(s, c)) {
+        char *peer = grpc_call_get_peer(c->gcall);
+        r.code = RPC_UNAUTHENTICATED;
+        snprintf(r.message, sizeof r.message,
+                 "this daemon requires \"authorization: Bearer <secret>\" (daemon.auth_token_file) "
+                 "from callers outside its unix socket");
+        slog(SLOG_WARN, "grpc", "call refused, no valid secret method=%s peer=%s",
+             rpc_method_path[c->method], peer ? peer : "?");
+        gpr_free(peer);
         send_reply(c, &r);
         return;
     }
@@ -338,8 +392,8 @@ static int prepare_unix(const char *path, char *err) {
     if (slash && slash != dir) {
         *slash = 0;
         if (mkdir_p(dir) != 0) {
-            snprintf(err, CUZK_ERROR_LEN, "cannot create the socket folder %s: %s", dir,
-                     strerror(errno));
+            err_set(err, CUZK_ERROR_LEN, "cannot create the socket folder %s: %s", dir,
+                    strerror(errno));
             return -1;
         }
     }
@@ -347,7 +401,7 @@ static int prepare_unix(const char *path, char *err) {
     if (lstat(path, &st) != 0)
         return 0;
     if (!S_ISSOCK(st.st_mode)) {
-        snprintf(err, CUZK_ERROR_LEN, "%s exists and is not a socket", path);
+        err_set(err, CUZK_ERROR_LEN, "%s exists and is not a socket", path);
         return -1;
     }
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -359,23 +413,86 @@ static int prepare_unix(const char *path, char *err) {
     if (fd >= 0)
         close(fd);
     if (live) {
-        snprintf(err, CUZK_ERROR_LEN, "%s: another process is serving on this socket", path);
+        err_set(err, CUZK_ERROR_LEN, "%s: another process is serving on this socket", path);
         return -1;
     }
     if (unlink(path) != 0) {
-        snprintf(err, CUZK_ERROR_LEN, "cannot remove the stale socket %s: %s", path,
-                 strerror(errno));
+        err_set(err, CUZK_ERROR_LEN, "cannot remove the stale socket %s: %s", path,
+                strerror(errno));
         return -1;
     }
     slog(SLOG_INFO, "grpc", "removed a stale socket path=%s", path);
     return 0;
 }
 
-grpc_service *grpc_service_start(cuzk_engine *engine, const char *listen,
+int grpc_listen_is_loopback(const char *listen) {
+    const char *colon = strrchr(listen, ':');
+    if (colon == NULL || colon == listen)
+        return 0; /* ":9820" binds every interface */
+    char host[256];
+    size_t n = (size_t)(colon - listen);
+    if (n >= sizeof host)
+        return 0;
+    memcpy(host, listen, n);
+    host[n] = 0;
+    if (host[0] == '[' && n >= 2 && host[n - 1] == ']') {
+        memmove(host, host + 1, n - 2);
+        host[n - 2] = 0;
+    }
+    if (strcasecmp(host, "localhost") == 0)
+        return 1;
+    unsigned char a[16];
+    if (inet_pton(AF_INET, host, a) == 1)
+        return a[0] == 127;
+    if (inet_pton(AF_INET6, host, a) == 1) {
+        static const unsigned char v6_loop[16] = {[15] = 1};
+        static const unsigned char v4_mapped[12] = {[10] = 0xff, [11] = 0xff};
+        return memcmp(a, v6_loop, 16) == 0 || (memcmp(a, v4_mapped, 12) == 0 && a[12] == 127);
+    }
+    return 0; /* a host name may resolve anywhere */
+}
+
+/* The first line of path, trailing blanks dropped. */
+static int read_token(const char *path, char *out, size_t cap, char *err) {
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        err_set(err, CUZK_ERROR_LEN, "daemon.auth_token_file %s: %s", path, strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && (st.st_mode & 0077))
+        slog(SLOG_WARN, "grpc", "the secret file is readable by others; chmod 600 it path=%s",
+             path);
+    if (fgets(out, (int)cap, f) == NULL)
+        out[0] = 0;
+    fclose(f);
+    size_t n = strlen(out);
+    while (n > 0 && isspace((unsigned char)out[n - 1]))
+        out[--n] = 0;
+    if (n < AUTH_TOKEN_MIN || n >= cap - 1) {
+        err_set(err, CUZK_ERROR_LEN,
+                "daemon.auth_token_file %s: the secret (its first line) must have %d to %d "
+                "bytes, it has %zu",
+                path, AUTH_TOKEN_MIN, (int)cap - 2, n);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)out[i] < 0x21 || (unsigned char)out[i] > 0x7e) {
+            err_set(err, CUZK_ERROR_LEN,
+                    "daemon.auth_token_file %s: the secret must be printable ASCII without "
+                    "spaces (it travels in a gRPC header)",
+                    path);
+            return -1;
+        }
+    return 0;
+}
+
+grpc_service *grpc_service_start(cuzk_engine *engine, const cuzk_daemon_options *o,
                                  char err[CUZK_ERROR_LEN]) {
+    const char *listen = o->listen;
     grpc_service *s = calloc(1, sizeof *s);
     if (s == NULL) {
-        snprintf(err, CUZK_ERROR_LEN, "out of memory");
+        err_set(err, CUZK_ERROR_LEN, "out of memory");
         return NULL;
     }
     s->engine = engine;
@@ -383,15 +500,15 @@ grpc_service *grpc_service_start(cuzk_engine *engine, const char *listen,
     pthread_cond_init(&s->cv, NULL);
     s->t_shutdown = (tag){TAG_SHUTDOWN, NULL};
 
-    char addr[CUZK_ERROR_LEN];
+    char addr[CUZK_ADDR_LEN + 8];
     if (strncmp(listen, "unix:", 5) == 0) {
         const char *path = listen + 5;
         if (strncmp(path, "//", 2) == 0)
             path += 2;
         if (path[0] != '/' || strlen(path) >= sizeof s->unix_path) {
-            snprintf(err, CUZK_ERROR_LEN,
-                     "listen address %s: expected unix:///absolute/path (at most %zu bytes)",
-                     listen, sizeof s->unix_path - 1);
+            err_set(err, CUZK_ERROR_LEN,
+                    "listen address %s: expected unix:///absolute/path (at most %zu bytes)", listen,
+                    sizeof s->unix_path - 1);
             goto fail_early;
         }
         snprintf(s->unix_path, sizeof s->unix_path, "%s", path);
@@ -400,12 +517,22 @@ grpc_service *grpc_service_start(cuzk_engine *engine, const char *listen,
         snprintf(addr, sizeof addr, "unix:%s", path);
     } else {
         if (strchr(listen, ':') == NULL) {
-            snprintf(err, CUZK_ERROR_LEN,
-                     "listen address \"%s\": expected host:port or unix:///path", listen);
+            err_set(err, CUZK_ERROR_LEN,
+                    "listen address \"%s\": expected host:port or unix:///path", listen);
             goto fail_early;
         }
         snprintf(addr, sizeof addr, "%s", listen);
+        if (!grpc_listen_is_loopback(listen) && !o->allow_remote) {
+            err_set(err, CUZK_ERROR_LEN,
+                    "listen address \"%s\" is reachable from other hosts: listen on a unix "
+                    "socket or 127.0.0.1, or set daemon.allow_remote = true (with "
+                    "daemon.auth_token_file)",
+                    listen);
+            goto fail_early;
+        }
     }
+    if (o->auth_token_file[0] && read_token(o->auth_token_file, s->token, sizeof s->token, err))
+        goto fail_early;
 
     gpr_set_log_function(grpc_log_to_slog);
     grpc_init();
@@ -417,7 +544,7 @@ grpc_service *grpc_service_start(cuzk_engine *engine, const char *listen,
         s->methods[m] = grpc_server_register_method(s->server, rpc_method_path[m], NULL,
                                                     GRPC_SRM_PAYLOAD_READ_INITIAL_BYTE_BUFFER, 0);
         if (s->methods[m] == NULL) {
-            snprintf(err, CUZK_ERROR_LEN, "cannot register %s", rpc_method_path[m]);
+            err_set(err, CUZK_ERROR_LEN, "cannot register %s", rpc_method_path[m]);
             goto fail;
         }
     }
@@ -425,7 +552,7 @@ grpc_service *grpc_service_start(cuzk_engine *engine, const char *listen,
     s->port = grpc_server_add_http2_port(s->server, addr, cred);
     grpc_server_credentials_release(cred);
     if (s->port <= 0) {
-        snprintf(err, CUZK_ERROR_LEN, "cannot listen on %s (address in use or invalid)", listen);
+        err_set(err, CUZK_ERROR_LEN, "cannot listen on %s (address in use or invalid)", listen);
         goto fail;
     }
     if (s->unix_path[0])
@@ -441,7 +568,7 @@ grpc_service *grpc_service_start(cuzk_engine *engine, const char *listen,
     for (int i = 0; i < UNREGISTERED_CALLS; i++)
         post_request(s, -1);
     if (pthread_create(&s->cq_thread, NULL, cq_main, s) != 0) {
-        snprintf(err, CUZK_ERROR_LEN, "cannot start the completion-queue thread");
+        err_set(err, CUZK_ERROR_LEN, "cannot start the completion-queue thread");
         grpc_server_shutdown_and_notify(s->server, s->cq, &s->t_shutdown);
         grpc_server_cancel_all_calls(s->server);
         grpc_completion_queue_shutdown(s->cq);
@@ -452,6 +579,16 @@ grpc_service *grpc_service_start(cuzk_engine *engine, const char *listen,
         slog(SLOG_INFO, "grpc", "serving cuzk.v1 listen=unix://%s", s->unix_path);
     else
         slog(SLOG_INFO, "grpc", "serving cuzk.v1 listen=%s port=%d", listen, s->port);
+    if (!s->unix_path[0] && !grpc_listen_is_loopback(listen))
+        slog(SLOG_WARN, "grpc",
+             "REMOTE ACCESS ENABLED: cuzk.v1 is reachable from other hosts listen=%s "
+             "auth=%s",
+             listen,
+             s->token[0] ? "shared-secret"
+                         : "NONE (anyone who reaches the port can "
+                           "submit, await and cancel proofs)");
+    else if (s->token[0])
+        slog(SLOG_INFO, "grpc", "shared secret required from callers outside the unix socket");
     return s;
 
 fail:

@@ -11,13 +11,23 @@
 #include <stdint.h>
 
 #include "cuzk/engine.h"
+#include "server/config.h"
 
 typedef struct grpc_service grpc_service;
 
-/* listen: "unix:///path" (stale socket removed, parent folder created,
- * mode 0660) or "host:port" (port 0 picks a free port).  NULL with err set
- * when the address cannot be bound. */
-grpc_service *grpc_service_start(cuzk_engine *engine, const char *listen, char err[CUZK_ERROR_LEN]);
+/* o->listen: "unix:///path" (stale socket removed, parent folder created,
+ * mode 0660) or "host:port" (port 0 picks a free port).  A TCP host other
+ * than loopback (127.0.0.0/8, ::1, localhost) is refused unless
+ * o->allow_remote.  o->auth_token_file: a file whose first line is the
+ * shared secret (>= 16 bytes); then every call that does not come over the
+ * unix socket must carry the metadata "authorization: Bearer <secret>" or
+ * gets UNAUTHENTICATED.  NULL with err set when the address cannot be bound
+ * or the secret cannot be read. */
+grpc_service *grpc_service_start(cuzk_engine *engine, const cuzk_daemon_options *o,
+                                 char err[CUZK_ERROR_LEN]);
+
+/* 1 when the TCP host of "host:port" is a loopback address. */
+int grpc_listen_is_loopback(const char *listen);
 /* The bound TCP port (0 for a unix socket). */
 int grpc_service_port(const grpc_service *s);
 void grpc_service_stop_accepting(grpc_service *s);

@@ -1,10 +1,17 @@
 /* HTTP status endpoint (see http_status.h).
  *
- * A single thread polls the listening socket and a wake-up pipe; each
- * accepted connection is read (at most 8 KiB of headers, 5 s timeout),
- * answered and closed.  Requests are tiny and answers are snapshots, so
- * serving them one at a time keeps this file small without hurting anyone;
- * a slow client costs at most the timeout. */
+ * One thread runs an event loop: poll() over the listening socket, a wake-up
+ * pipe and every open connection, all non-blocking.  A connection is read
+ * until its headers are complete, answered from a snapshot and closed; no
+ * step waits for one client, so a client that sends slowly or not at all
+ * holds only its own slot and never delays another client's /status.  Each
+ * connection gets HTTP_DEADLINE_MS in all (so dribbling a byte at a time
+ * buys nothing); when every slot is taken, the oldest connection is dropped
+ * for the new one.
+ *
+ * Why not libmicrohttpd: the GPU host gets a statically linked binary
+ * (CUZK_STATIC_GRPC), and Debian's libmicrohttpd.a needs gnutls, whose own
+ * dependencies (p11-kit, libunistring) ship no static archives. */
 #define _GNU_SOURCE /* accept4, pipe2 */
 #include "server/http_status.h"
 
@@ -20,10 +27,25 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cuzk/version.h"
 #include "util/slog.h"
+
+#define HTTP_MAX_CONNS 128
+#define HTTP_DEADLINE_MS 10000
+#define HTTP_HEADER_MAX 8192
+
+typedef struct {
+    int fd; /* -1: free slot */
+    uint64_t deadline_ms;
+    uint64_t opened_ms;
+    size_t in_len;
+    char in[HTTP_HEADER_MAX];
+    char *out; /* the whole answer once the request is complete */
+    size_t out_len, out_off;
+} http_conn;
 
 struct http_status {
     cuzk_engine *engine;
@@ -31,6 +53,7 @@ struct http_status {
     int wake[2];
     int port;
     pthread_t thread;
+    http_conn conn[HTTP_MAX_CONNS];
 };
 
 /* ---- the /status document -------------------------------------------------- */
@@ -113,101 +136,179 @@ char *http_status_json(cuzk_engine *e) {
 
 /* ---- the listener ----------------------------------------------------------- */
 
-static void send_all(int fd, const char *p, size_t n) {
-    while (n > 0) {
-        ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
-        if (w <= 0)
-            return;
-        p += w;
-        n -= (size_t)w;
-    }
+static uint64_t now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
-static void respond(int fd, int code, const char *reason, const char *type, const char *body,
-                    int head_only) {
+/* The full answer (headers + body unless HEAD) as one malloc'd buffer. */
+static char *answer(int code, const char *reason, const char *type, const char *body, int head_only,
+                    size_t *len) {
+    size_t blen = strlen(body);
     char hdr[512];
-    size_t len = strlen(body);
     int n = snprintf(hdr, sizeof hdr,
                      "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n"
                      "Connection: close\r\nAccess-Control-Allow-Origin: *\r\n"
                      "Cache-Control: no-store\r\n\r\n",
-                     code, reason, type, len);
-    send_all(fd, hdr, (size_t)n);
+                     code, reason, type, blen);
+    size_t total = (size_t)n + (head_only ? 0 : blen);
+    char *out = malloc(total + 1);
+    if (out == NULL)
+        return NULL;
+    memcpy(out, hdr, (size_t)n);
     if (!head_only)
-        send_all(fd, body, len);
+        memcpy(out + n, body, blen);
+    *len = total;
+    return out;
 }
 
-static void serve_one(http_status *h, int fd) {
-    struct timeval tv = {5, 0};
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
-    char buf[8192];
-    size_t n = 0;
-    while (n < sizeof buf - 1) {
-        ssize_t r = recv(fd, buf + n, sizeof buf - 1 - n, 0);
-        if (r <= 0)
-            break;
-        n += (size_t)r;
-        buf[n] = 0;
-        if (strstr(buf, "\r\n\r\n") || strstr(buf, "\n\n"))
-            break;
-    }
-    buf[n] = 0;
+/* The request line of a complete header block -> the answer. */
+static char *route(http_status *h, const char *req, size_t *len) {
     char method[16], path[1024];
-    if (sscanf(buf, "%15s %1023s HTTP/1.%*d", method, path) != 2) {
-        respond(fd, 400, "Bad Request", "text/plain", "bad request\n", 0);
-        return;
-    }
+    if (sscanf(req, "%15s %1023s HTTP/1.%*d", method, path) != 2)
+        return answer(400, "Bad Request", "text/plain", "bad request\n", 0, len);
     char *q = strchr(path, '?');
     if (q)
         *q = 0;
     int head = strcmp(method, "HEAD") == 0;
-    if (strcmp(method, "GET") != 0 && !head) {
-        respond(fd, 405, "Method Not Allowed", "text/plain", "only GET\n", 0);
-        return;
-    }
-    if (strcmp(path, "/status") == 0) {
-        char *json = http_status_json(h->engine);
-        if (json)
-            respond(fd, 200, "OK", "application/json", json, head);
-        else
-            respond(fd, 500, "Internal Server Error", "text/plain", "out of memory\n", head);
-        free(json);
-    } else if (strcmp(path, "/metrics") == 0 || strcmp(path, "/debug/metrics") == 0) {
-        char *text = cuzk_engine_metrics_text(h->engine);
-        if (text)
-            respond(fd, 200, "OK", "text/plain; version=0.0.4; charset=utf-8", text, head);
-        else
-            respond(fd, 500, "Internal Server Error", "text/plain", "out of memory\n", head);
-        free(text);
-    } else {
-        respond(fd, 404, "Not Found", "text/plain", "not found (try /status or /metrics)\n", head);
-    }
     slog(SLOG_DEBUG, "http", "request method=%s path=%s", method, path);
+    if (strcmp(method, "GET") != 0 && !head)
+        return answer(405, "Method Not Allowed", "text/plain", "only GET\n", 0, len);
+    char *body = NULL, *out;
+    if (strcmp(path, "/status") == 0) {
+        body = http_status_json(h->engine);
+        out = body ? answer(200, "OK", "application/json", body, head, len) : NULL;
+    } else if (strcmp(path, "/metrics") == 0 || strcmp(path, "/debug/metrics") == 0) {
+        body = cuzk_engine_metrics_text(h->engine);
+        out = body ? answer(200, "OK", "text/plain; version=0.0.4; charset=utf-8", body, head, len)
+                   : NULL;
+    } else {
+        return answer(404, "Not Found", "text/plain", "not found (try /status or /metrics)\n", head,
+                      len);
+    }
+    free(body);
+    return out ? out
+               : answer(500, "Internal Server Error", "text/plain", "out of memory\n", head, len);
+}
+
+static void conn_close(http_conn *c) {
+    close(c->fd);
+    free(c->out);
+    c->fd = -1;
+    c->out = NULL;
+}
+
+/* Reads what is there; once the headers are complete, prepares the answer. */
+static void conn_read(http_status *h, http_conn *c) {
+    for (;;) {
+        if (c->in_len >= sizeof c->in - 1) {
+            c->out = answer(431, "Request Header Fields Too Large", "text/plain",
+                            "request headers too large\n", 0, &c->out_len);
+            break;
+        }
+        ssize_t r = recv(c->fd, c->in + c->in_len, sizeof c->in - 1 - c->in_len, 0);
+        if (r == 0 || (r < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
+            conn_close(c);
+            return;
+        }
+        if (r < 0)
+            return; /* nothing more now */
+        c->in_len += (size_t)r;
+        c->in[c->in_len] = 0;
+        if (strstr(c->in, "\r\n\r\n") || strstr(c->in, "\n\n")) {
+            c->out = route(h, c->in, &c->out_len);
+            break;
+        }
+    }
+    if (c->out == NULL) /* out of memory */
+        conn_close(c);
+}
+
+static void conn_write(http_conn *c) {
+    while (c->out_off < c->out_len) {
+        ssize_t w = send(c->fd, c->out + c->out_off, c->out_len - c->out_off, MSG_NOSIGNAL);
+        if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+            return;
+        if (w <= 0)
+            break;
+        c->out_off += (size_t)w;
+    }
+    conn_close(c);
+}
+
+static void accept_all(http_status *h) {
+    for (;;) {
+        int fd = accept4(h->fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+        if (fd < 0)
+            return;
+        http_conn *slot = NULL, *oldest = NULL;
+        for (int i = 0; i < HTTP_MAX_CONNS && slot == NULL; i++) {
+            http_conn *c = &h->conn[i];
+            if (c->fd < 0)
+                slot = c;
+            else if (oldest == NULL || c->opened_ms < oldest->opened_ms)
+                oldest = c;
+        }
+        if (slot == NULL) { /* full: the oldest has had its chance */
+            conn_close(oldest);
+            slot = oldest;
+        }
+        slot->fd = fd;
+        slot->opened_ms = now_ms();
+        slot->deadline_ms = slot->opened_ms + HTTP_DEADLINE_MS;
+        slot->in_len = 0;
+        slot->out_len = slot->out_off = 0;
+    }
 }
 
 static void *http_main(void *arg) {
     http_status *h = arg;
+    struct pollfd p[HTTP_MAX_CONNS + 2];
+    int idx[HTTP_MAX_CONNS + 2];
     for (;;) {
-        struct pollfd p[2] = {{h->fd, POLLIN, 0}, {h->wake[0], POLLIN, 0}};
-        if (poll(p, 2, -1) < 0) {
+        p[0] = (struct pollfd){h->fd, POLLIN, 0};
+        p[1] = (struct pollfd){h->wake[0], POLLIN, 0};
+        nfds_t n = 2;
+        uint64_t now = now_ms(), next = UINT64_MAX;
+        for (int i = 0; i < HTTP_MAX_CONNS; i++) {
+            http_conn *c = &h->conn[i];
+            if (c->fd < 0)
+                continue;
+            if (now >= c->deadline_ms) {
+                conn_close(c);
+                continue;
+            }
+            if (c->deadline_ms < next)
+                next = c->deadline_ms;
+            idx[n] = i;
+            p[n++] = (struct pollfd){c->fd, (short)(c->out ? POLLOUT : POLLIN), 0};
+        }
+        int timeout = next == UINT64_MAX ? -1 : (int)(next - now + 1);
+        if (poll(p, n, timeout) < 0) {
             if (errno == EINTR)
                 continue;
             break;
         }
         if (p[1].revents)
             break;
-        if (p[0].revents & POLLIN) {
-            int c = accept4(h->fd, NULL, NULL, SOCK_CLOEXEC);
-            if (c >= 0) {
-                serve_one(h, c);
-                close(c);
-            }
+        for (nfds_t k = 2; k < n; k++) {
+            http_conn *c = &h->conn[idx[k]];
+            if (p[k].revents == 0 || c->fd != p[k].fd)
+                continue;
+            if (c->out == NULL && (p[k].revents & (POLLIN | POLLHUP | POLLERR)))
+                conn_read(h, c);
+            if (c->fd >= 0 && c->out != NULL)
+                conn_write(c); /* most answers fit the socket buffer at once */
         }
+        if (p[0].revents & POLLIN)
+            accept_all(h);
     }
+    for (int i = 0; i < HTTP_MAX_CONNS; i++)
+        if (h->conn[i].fd >= 0)
+            conn_close(&h->conn[i]);
     return NULL;
 }
-
 http_status *http_status_start(cuzk_engine *e, const char *addr, char err[CUZK_ERROR_LEN]) {
     char host[256], port[32];
     const char *colon = strrchr(addr, ':');
@@ -233,7 +334,7 @@ http_status *http_status_start(cuzk_engine *e, const char *addr, char err[CUZK_E
         snprintf(err, CUZK_ERROR_LEN, "status_listen \"%s\": %s", addr, gai_strerror(gai));
         return NULL;
     }
-    int fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    int fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
     int one = 1;
     if (fd >= 0)
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
@@ -254,6 +355,8 @@ http_status *http_status_start(cuzk_engine *e, const char *addr, char err[CUZK_E
     }
     h->engine = e;
     h->fd = fd;
+    for (int i = 0; i < HTTP_MAX_CONNS; i++)
+        h->conn[i].fd = -1;
     struct sockaddr_storage ss;
     socklen_t sl = sizeof ss;
     if (getsockname(fd, (struct sockaddr *)&ss, &sl) == 0)

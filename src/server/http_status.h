@@ -1,7 +1,8 @@
 /* HTTP/1.1 status endpoint (daemon.status_listen): GET /status (JSON, the
  * Rust daemon's keys plus ours), GET /metrics and /debug/metrics (Prometheus
- * text), 404 for any other path, 405 for other methods.  One thread, one
- * request per connection (Connection: close), 5 s read timeout. */
+ * text), 404 for any other path, 405 for other methods.  One thread serves
+ * up to 128 connections at once without waiting on any of them; each gets
+ * 10 s in all; one request per connection (Connection: close). */
 #ifndef CUZK_SERVER_HTTP_STATUS_H
 #define CUZK_SERVER_HTTP_STATUS_H
 

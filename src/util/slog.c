@@ -121,6 +121,35 @@ static size_t json_fields(char *out, size_t pos, size_t cap, const char *text) {
     return pos;
 }
 
+/* Control characters (a newline in a client's request id, say) become
+ * \n, \r, \t or \xNN, so that text read from outside cannot end the line and
+ * forge the next one, nor move the cursor on a terminal. */
+static void escape_controls(char *text, size_t cap) {
+    char tmp[2048 * 4 + 1];
+    size_t o = 0;
+    int changed = 0;
+    for (const char *p = text; *p && o + 5 < sizeof tmp; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (c >= 0x20 && c != 0x7f) {
+            tmp[o++] = (char)c;
+            continue;
+        }
+        changed = 1;
+        tmp[o++] = '\\';
+        if (c == '\n')
+            tmp[o++] = 'n';
+        else if (c == '\r')
+            tmp[o++] = 'r';
+        else if (c == '\t')
+            tmp[o++] = 't';
+        else
+            o += (size_t)snprintf(tmp + o, sizeof tmp - o, "x%02x", c);
+    }
+    tmp[o] = 0;
+    if (changed)
+        snprintf(text, cap, "%s", tmp);
+}
+
 void slog(slog_level l, const char *target, const char *fmt, ...) {
     if (l < slog_get_level() || l >= SLOG_OFF)
         return;
@@ -149,6 +178,7 @@ void slog(slog_level l, const char *target, const char *fmt, ...) {
         pos = json_fields(line, pos, sizeof line - 3, text);
         line[pos++] = '}';
     } else {
+        escape_controls(text, sizeof text);
         char up[8];
         size_t i = 0;
         for (; slog_names[l][i]; i++)

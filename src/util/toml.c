@@ -290,7 +290,12 @@ static char *scan_key_part(scanner *sc) {
     return k;
 }
 
-/* A dotted key: parts[0..*n). */
+static void free_parts(char *parts[], int n) {
+    for (int i = 0; i < n; i++)
+        free(parts[i]);
+}
+
+/* A dotted key: parts[0..*n).  On failure nothing is left allocated. */
 #define MAX_KEY_PARTS 16
 static int scan_key(scanner *sc, char *parts[MAX_KEY_PARTS], int *n) {
     *n = 0;
@@ -298,22 +303,20 @@ static int scan_key(scanner *sc, char *parts[MAX_KEY_PARTS], int *n) {
         skip_ws(sc);
         if (*n == MAX_KEY_PARTS) {
             fail(sc, "key has more than %d parts", MAX_KEY_PARTS);
+            free_parts(parts, *n);
             return -1;
         }
         char *p = scan_key_part(sc);
-        if (p == NULL)
+        if (p == NULL) {
+            free_parts(parts, *n); /* "a.b." or "a..b": the parts before */
             return -1;
+        }
         parts[(*n)++] = p;
         skip_ws(sc);
         if (peek(sc) != '.')
             return 0;
         sc->s++;
     }
-}
-
-static void free_parts(char *parts[], int n) {
-    for (int i = 0; i < n; i++)
-        free(parts[i]);
 }
 
 /* ---- values --------------------------------------------------------------- */

@@ -108,6 +108,7 @@ class Daemon:
             if status:
                 f.write(f'status_listen = "127.0.0.1:{self.http_port}"\n')
             f.write(extra)
+            f.write(f'\n[srs]\nparam_cache = "{tmp}"\n')  # checked at start: must exist
             f.write(f'\n[logging]\nlevel = "debug"\nformat = "{log_format}"\n')
         self.log = os.path.join(tmp, f"{name}.log")
         env = dict(os.environ, CUZK_ENGINE_DOUBLE_JOB_MS=str(job_ms), **(env or {}))
@@ -468,7 +469,7 @@ blocker.listen(1)
 busy = blocker.getsockname()[1]
 cfg = os.path.join(tmp, "busy.toml")
 with open(cfg, "w") as f:
-    f.write(f'[daemon]\nlisten = "127.0.0.1:{busy}"\n')
+    f.write(f'[daemon]\nlisten = "127.0.0.1:{busy}"\n[srs]\nparam_cache = "{tmp}"\n')
 p = subprocess.run([args.daemon, "daemon", "--config", cfg], capture_output=True, text=True, timeout=30)
 check(p.returncode == 1 and "cannot listen" in p.stderr, "tcp: a port in use -> exit 1 naming it")
 blocker.close()

@@ -31,7 +31,8 @@ const freePort = () => new Promise((resolve) => {
 
 async function run(tag, listen, target) {
   const cfg = path.join(tmp, `${tag}.toml`);
-  fs.writeFileSync(cfg, `[daemon]\nlisten = "${listen}"\n`);
+  // param_cache is checked at start: an existing folder
+  fs.writeFileSync(cfg, `[daemon]\nlisten = "${listen}"\n[srs]\nparam_cache = "${tmp}"\n`);
   const log = fs.openSync(path.join(tmp, `${tag}.log`), "w");
   const proc = spawn(daemon, ["daemon", "--config", cfg], {
     stdio: ["ignore", "ignore", log], env: { ...process.env, CUZK_ENGINE_DOUBLE_JOB_MS: "1000" },

@@ -218,7 +218,7 @@ static void test_self_verify_retry(void) {
     cuzk_engine_status_clear(&s);
     char *m = cuzk_engine_metrics_text(e);
     CHECK(m && strstr(m, "cuzk_self_verify_failures_total 1\n") &&
-          strstr(m, "cuzk_proofs_completed{proof_kind=\"winning_post\"} 1\n") &&
+          strstr(m, "cuzk_proofs_completed_total{proof_kind=\"winning_post\"} 1\n") &&
           strstr(m, "cuzk_stage_duration_seconds_count{stage=\"prove\"} 2\n"));
     free(m);
     cuzk_engine_free(e);
