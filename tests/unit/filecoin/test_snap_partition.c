@@ -7,11 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "check.h"
 #include "filecoin/snap/snap_challenges.h"
 #include "filecoin/snap/snap_partition.h"
 #include "gadget/poseidon.h"
 #include "snap_test_util.h"
+#include "util/hex.h"
 
 static int prepare(snap_partition *pp, const snap_fixture *f, unsigned h, uint8_t *const *v,
                    const size_t *len, size_t n, const uint8_t *r_old, const uint8_t *r_new,
@@ -193,9 +196,9 @@ static void faults_2k(void) {
     CHECK(refuses(&f, 0, f.vanilla, f.len, 2, ro, rn, dn, SNAP_E_COUNT, "2 partition proofs"));
     /* decoder faults carry the partition */
     size_t short_len[1] = {f.len[0] - 1};
-    CHECK(refuses(
-        &f, 0, f.vanilla, short_len, 1, ro, rn, dn, SNAP_E_TRUNCATED,
-        "vanilla_proofs[0] (partition 0): challenge_proofs[9].proof_r_new.path[1].index: truncated"));
+    CHECK(refuses(&f, 0, f.vanilla, short_len, 1, ro, rn, dn, SNAP_E_TRUNCATED,
+                  "vanilla_proofs[0] (partition 0): challenge_proofs[9].proof_r_new.path[1].index: "
+                  "truncated"));
 
     uint8_t *keep = malloc(f.len[0]);
     if (!keep) {
@@ -256,7 +259,88 @@ static void faults_two_partitions(void) {
     snap_fixture_free(&f);
 }
 
+static uint8_t *slurp(const char *dir, const char *name, size_t *len) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *b = n > 0 ? malloc((size_t)n) : NULL;
+    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
+        free(b);
+        b = NULL;
+    }
+    fclose(f);
+    *len = b ? (size_t)n : 0;
+    return b;
+}
+
+static int hex_field(uint8_t out[32], json_t *j, const char *key) {
+    json_t *v = json_object_get(j, key);
+    return v && json_is_string(v) && hex_decode(out, 32, json_string_value(v)) == 32 ? 0 : -1;
+}
+
+/* What `cuzk seal update` wrote into dir: snap.json's proof, h and commitments;
+ * every vanilla-<k> passes snap_partition_prepare; the update file's tree R
+ * root is comm_r_last_new. */
+static int check_update_dir(const char *dir) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/snap.json", dir);
+    json_error_t je;
+    json_t *j = json_load_file(path, 0, &je);
+    uint8_t ro[32], rn[32], dn[32], last_new[32];
+    json_t *id = j ? json_object_get(j, "registered_update_proof_id") : NULL;
+    json_t *h = j ? json_object_get(j, "h") : NULL;
+    const fc_update_proof *p = id ? fc_update_proof_by_id((uint64_t)json_integer_value(id)) : NULL;
+    CHECK(p && h && hex_field(ro, j, "comm_r_old") == 0 && hex_field(rn, j, "comm_r_new") == 0 &&
+          hex_field(dn, j, "comm_d_new") == 0 && hex_field(last_new, j, "comm_r_last_new") == 0);
+    if (!p || !h) {
+        fprintf(stderr, "%s: unreadable\n", path);
+        json_decref(j);
+        return check_finish();
+    }
+    unsigned hv = (unsigned)json_integer_value(h);
+    json_decref(j);
+    uint8_t *v[16] = {0};
+    size_t len[16] = {0};
+    for (unsigned k = 0; k < p->partitions; k++) {
+        char name[32];
+        snprintf(name, sizeof name, "vanilla-%u", k);
+        v[k] = slurp(dir, name, &len[k]);
+        CHECK(v[k] && len[k] == fc_snap_vanilla_size(p));
+    }
+    snap_partition pp;
+    char err[512] = "";
+    int rc = snap_partition_prepare_h(&pp, p, hv, (const uint8_t *const *)v, len, p->partitions, ro,
+                                      rn, dn, err, sizeof err);
+    CHECK(rc == SNAP_OK);
+    if (rc == SNAP_OK)
+        snap_partition_free(&pp);
+    else
+        fprintf(stderr, "  %s: %s\n", snap_status_name(rc), err);
+    size_t n_update = 0;
+    uint8_t *update = slurp(dir, "update", &n_update);
+    merkle_tree t;
+    memset(&t, 0, sizeof t);
+    CHECK(update && n_update == p->sector_size &&
+          merkle_tree_build(&t, TREE_HASH_POSEIDON, p->arity_base, p->arity_sub, p->arity_top,
+                            update, p->nodes) == MERKLE_OK &&
+          memcmp(merkle_tree_root(&t), last_new, 32) == 0);
+    merkle_tree_free(&t);
+    free(update);
+    for (unsigned k = 0; k < 16; k++)
+        free(v[k]);
+    printf("%s: %s, %u partitions of %zu bytes, h %u: accepted\n", dir, p->name, p->partitions,
+           len[0], hv);
+    return check_finish();
+}
+
 int main(int argc, char **argv) {
+    if (argc > 2 && strcmp(argv[1], "dir") == 0)
+        return check_update_dir(argv[2]);
     check_seed("test_snap_partition");
     const fc_update_proof *p;
     char err[256];
