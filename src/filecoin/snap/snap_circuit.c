@@ -43,12 +43,37 @@ int snap_shape_for_nodes(snap_shape *out, uint64_t nodes) {
     return shape_from(out);
 }
 
+int snap_shape_poseidon_for_nodes(snap_shape *out, uint64_t nodes) {
+    memset(out, 0, sizeof *out);
+    fc_update_proof *p = &out->p;
+    if (fc_update_proof_for_nodes(p, nodes))
+        return -1;
+    /* one partition of all C x P challenges, no apex tree
+     * (challenge_count_poseidon, PublicParams::from_sector_size_poseidon) */
+    p->id = -1;
+    p->name = "poseidon";
+    p->challenges *= p->partitions;
+    p->partitions = 1;
+    p->partition_bits = 0;
+    p->apex_leaves = 0;
+    p->apex_bits = 0;
+    p->rand_bits = p->bits;
+    p->challenges_per_digest = 254 / p->bits;
+    p->digests = (p->challenges + p->challenges_per_digest - 1) / p->challenges_per_digest;
+    out->poseidon = 1;
+    if (shape_from(out))
+        return -1;
+    out->tree_d_low = out->tree_r; /* tree D has tree R's shape */
+    out->l_ap = 0;
+    return 0;
+}
+
 void snap_witness_sizes_get(const snap_shape *s, snap_witness_sizes *out) {
     out->apex_leaves = s->p.apex_leaves;
     out->partition_path = s->p.partition_bits;
     out->leaves = s->p.challenges;
     out->path_r = (size_t)s->p.challenges * s->r_siblings;
-    out->path_d = (size_t)s->p.challenges * s->l_ap;
+    out->path_d = (size_t)s->p.challenges * (s->poseidon ? s->r_siblings : s->l_ap);
 }
 
 uint64_t snap_circuit_constraints(const snap_shape *s) {
@@ -60,6 +85,9 @@ uint64_t snap_circuit_constraints(const snap_shape *s) {
         unsigned a = por_shape_arity(&s->tree_r, l), b = a == 8 ? 3 : a == 4 ? 2 : 1;
         por_r += insertion_constraints(b) + poseidon_circuit_constraints(a);
     }
+    if (s->poseidon) /* no partition packing, no apex tree; three tree-R-shaped paths */
+        return 1 + (FC_UPDATE_HS + 1) + 3 + p2 + 2 * (p2 + 1) + p->digests * (1 + p2 + 256) +
+               (uint64_t)p->challenges * (2 * FC_UPDATE_HS + 1 + p2 + 2 + 3 * por_r);
     uint64_t top = 1 + (p->partition_bits + FC_UPDATE_HS + 1) + 1 + 3 + p2 + 2 * (p2 + 1) +
                    (p->apex_leaves - 1) * sha2 + p->partition_bits * shal + 1 +
                    p->digests * (1 + p2 + 256);
@@ -215,7 +243,7 @@ static int scratch_alloc(scratch *x, const snap_shape *s) {
     const fc_update_proof *p = &s->p;
     size_t path = s->r_siblings > s->l_ap ? s->r_siblings : s->l_ap;
     memset(x, 0, sizeof *x);
-    x->apex = malloc(p->apex_leaves * sizeof(gnum));
+    x->apex = malloc((p->apex_leaves + 1) * sizeof(gnum));
     x->part_path = malloc((p->partition_bits + 1) * sizeof(gnum));
     x->path = malloc(path * sizeof(gnum));
     x->top_bits = malloc((p->partition_bits + FC_UPDATE_HS) * sizeof(gbool));
@@ -269,7 +297,7 @@ static int gen_challenge_bits(r1cs_cs *cs, const snap_shape *s, const gnum *comm
 
 static int challenge(r1cs_cs *cs, const snap_shape *s, const snap_witness *w, unsigned t,
                      const gbool *c_bits, const gbool *hsel, const gnum *phi, const gnum *roots,
-                     const gnum *apex, gnum *path) {
+                     const gnum *apex, const gnum *comm_d, gnum *path) {
     const fc_update_proof *p = &s->p;
     const size_t sr = s->r_siblings;
     gnum high, rho, leaf_old, leaf_d, leaf_new, apex_leaf;
@@ -298,6 +326,13 @@ static int challenge(r1cs_cs *cs, const snap_shape *s, const snap_witness *w, un
     rc |= por_no_challenge_input(cs, &s->tree_r, c_bits, p->bits, &leaf_new, path, &roots[1]);
     r1cs_pop(cs);
 
+    if (s->poseidon) { /* tree D new is tree-R shaped, its root comm_d_new */
+        alloc_many(cs, path, w ? w->path_d + (size_t)t * sr : NULL, sr, "path_d_new sibling");
+        r1cs_push(cs, "por tree_d_new (c_index=%u)", t);
+        rc |= por_no_challenge_input(cs, &s->tree_r, c_bits, p->bits, &leaf_d, path, comm_d);
+        r1cs_pop(cs);
+        return rc ? -1 : 0;
+    }
     r1cs_push(cs, "select_apex_leaf (c_index=%u)", t);
     rc |= insertion_select(cs, &apex_leaf, apex, c_bits + s->l_ap, p->apex_bits);
     r1cs_pop(cs);
@@ -327,15 +362,20 @@ int snap_circuit_synthesize(r1cs_cs *cs, const snap_shape *s, const snap_witness
     fr x0v;
     if (w)
         fr_set_u64(&x0v, (uint64_t)w->k | (h_select << pbl));
-    gnum x0 = alloc_opt(cs, w ? &x0v : NULL, "k_and_h_select");
-    r1cs_push(cs, "k_and_h_select (public input)");
+    /* (the Poseidon variant: h_select alone; pbl = 0 and k = 0 there) */
+    gnum x0 = alloc_opt(cs, w ? &x0v : NULL, s->poseidon ? "h_select" : "k_and_h_select");
+    r1cs_push(cs, "%s (public input)", s->poseidon ? "h_select" : "k_and_h_select");
     gnum_inputize(cs, &x0);
     r1cs_pop(cs);
     gnum_to_bits_le_packed(cs, &x0, nb, x.top_bits);
     const gbool *part_bits = x.top_bits, *hsel = x.top_bits + pbl;
-    r1cs_push(cs, "pack partition bits");
-    gnum partition = multipack_pack_bits(cs, part_bits, pbl);
-    r1cs_pop(cs);
+    gnum partition;
+    memset(&partition, 0, sizeof partition);
+    if (!s->poseidon) {
+        r1cs_push(cs, "pack partition bits");
+        partition = multipack_pack_bits(cs, part_bits, pbl);
+        r1cs_pop(cs);
+    }
 
     /* the public commitments and phi */
     static const char *const comm_names[3] = {"comm_r_old", "comm_d_new", "comm_r_new"};
@@ -375,9 +415,15 @@ int snap_circuit_synthesize(r1cs_cs *cs, const snap_shape *s, const snap_witness
                    calc.var, comm[i ? 2 : 0].var);
     }
 
-    r1cs_push(cs, "apex_gadget");
-    rc |= apex_por(cs, s, x.apex, part_bits, x.part_path, &comm[1]);
-    r1cs_pop(cs);
+    if (s->poseidon) { /* an unconstrained zero stands for the partition */
+        fr zero;
+        fr_set_zero(&zero);
+        partition = alloc_opt(cs, w ? &zero : NULL, "gen_challenge_bits partition zero");
+    } else {
+        r1cs_push(cs, "apex_gadget");
+        rc |= apex_por(cs, s, x.apex, part_bits, x.part_path, &comm[1]);
+        r1cs_pop(cs);
+    }
 
     r1cs_push(cs, "gen_challenge_bits");
     rc |= gen_challenge_bits(cs, s, &comm[2], &partition, x.c_bits);
@@ -387,7 +433,7 @@ int snap_circuit_synthesize(r1cs_cs *cs, const snap_shape *s, const snap_witness
         gbool *cb = x.c_bits + (size_t)t * p->bits;
         memcpy(cb + p->rand_bits, part_bits, pbl * sizeof(gbool));
         r1cs_segment(cs, SNAP_SEGMENT_CHALLENGE, t);
-        rc |= challenge(cs, s, w, t, cb, hsel, &phi, roots, x.apex, x.path);
+        rc |= challenge(cs, s, w, t, cb, hsel, &phi, roots, x.apex, &comm[1], x.path);
     }
     scratch_free(&x);
     return rc ? -1 : 0;

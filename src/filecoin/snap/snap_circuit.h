@@ -44,12 +44,20 @@ typedef struct {
     por_shape tree_d_low; /* SHA-256 binary, the L_ap levels below the apex leaves */
     unsigned l_ap;        /* bits - partition_bits - apex_bits */
     size_t r_siblings;    /* por_shape_siblings(tree_r) */
+    int poseidon;         /* the Poseidon variant (below) */
 } snap_shape;
 
 /* From a registered update proof id (0..4), or from a node count upstream
  * allows (test sizes 2^5 .. 2^10, 2^19 too).  0, or -1 if unknown. */
 int snap_shape_for_id(snap_shape *out, uint64_t id);
 int snap_shape_for_nodes(snap_shape *out, uint64_t nodes);
+
+/* storage-proofs-update's Poseidon variant (src/poseidon/, "not audited"; no
+ * registered proof, Curio cannot ask for it; docs/SNAPDEALS.md 4.5), for
+ * count tests: one partition of C x P challenges (p.challenges), input 1 is
+ * h_select alone, tree D new is a Poseidon tree of tree R's shape (path_d
+ * holds C x r_siblings), no apex tree; the partition is an unconstrained 0. */
+int snap_shape_poseidon_for_nodes(snap_shape *out, uint64_t nodes);
 
 /* One partition's witness, flat arrays (C = challenges, A = apex leaves,
  * sr = r_siblings, pbl = partition bits):

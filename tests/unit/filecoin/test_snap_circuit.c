@@ -1,7 +1,8 @@
 /* The SnapDeals circuit's shape against every published count
  * (storage-proofs-update tests/circuit.rs; facts 3.7), counted without
- * values; input rows excluded as upstream counts them.  With the argument
- * "32g" (label slow) the 32 GiB circuit: 81,049,499. */
+ * values; input rows excluded as upstream counts them; the Poseidon variant's
+ * 1 KiB and 8 KiB too.  With the argument "32g" / "poseidon-32g" (label slow)
+ * the 32 GiB circuits: 81,049,499 / 22,305,906. */
 #include <string.h>
 
 #include "check.h"
@@ -46,6 +47,11 @@ int main(int argc, char **argv) {
         count(&s, 81049499ull, "32GiB");
         return check_finish();
     }
+    if (argc > 1 && strcmp(argv[1], "poseidon-32g") == 0) {
+        CHECK(snap_shape_poseidon_for_nodes(&s, 1ull << 30) == 0);
+        count(&s, 22305906ull, "P 32GiB");
+        return check_finish();
+    }
     static const struct {
         unsigned bits;
         uint64_t want;
@@ -56,6 +62,13 @@ int main(int argc, char **argv) {
         CHECK(snap_shape_for_nodes(&s, 1ull << sizes[i].bits) == 0);
         count(&s, sizes[i].want, sizes[i].name);
     }
+    /* the Poseidon variant (tests/circuit_poseidon.rs): 1 KiB 8-4-0, 8 KiB 8-4-0 */
+    CHECK(snap_shape_poseidon_for_nodes(&s, 1u << 5) == 0 && s.p.challenges == 10);
+    count(&s, 32164, "P 1KiB");
+    CHECK(snap_shape_poseidon_for_nodes(&s, 1u << 8) == 0);
+    count(&s, 47974, "P 8KiB");
+    CHECK(snap_shape_poseidon_for_nodes(&s, 1ull << 31) == 0 &&
+          snap_circuit_constraints(&s) == 23597970); /* model-derived 64 GiB */
     /* the registered 2 KiB shape is the test 2 KiB shape */
     CHECK(snap_shape_for_id(&s, 0) == 0 && s.p.id == 0);
     count(&s, 1705039, "2k id");
