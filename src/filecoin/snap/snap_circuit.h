@@ -69,7 +69,18 @@ int snap_shape_poseidon_for_nodes(snap_shape *out, uint64_t nodes);
  *                         from the leaf (7 per base level, then sub, then top)
  *   path_d[C*l_ap]        the l_ap lowest tree D siblings of each challenge
  * The challenges are not part of it: the circuit derives them from
- * comm_r_new and k. */
+ * comm_r_new and k.
+ * From partition k's vanilla PartitionProof (docs/SNAPDEALS.md 2) and the
+ * request: comm_c = comm_c; root_r_old / root_r_new = challenge_proofs[0]
+ * .proof_r_old / proof_r_new .root; apex_leaves = apex_leafs;
+ * partition_path = challenge_proofs[0].proof_d_new's path elements
+ * bits - pbl .. bits - 1 (their one hash each); per challenge t:
+ * leaf_r_old = proof_r_old.leaf, leaf_d_new = proof_d_new.leaf, path_r_old /
+ * path_r_new = every path element's hashes in order (base, sub, top),
+ * path_d = proof_d_new's elements 0 .. l_ap - 1.  The circuit does not read
+ * the index fields or proof_r_new.leaf (it computes it), nor the tree D
+ * siblings between l_ap and bits - pbl: the vanilla verifier must check
+ * those (upstream's circuit asserts the partition paths agree). */
 typedef struct {
     unsigned k; /* partition */
     unsigned h; /* one of p.hs */

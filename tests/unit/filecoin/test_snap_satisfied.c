@@ -215,6 +215,29 @@ int main(int argc, char **argv) {
     witness(&f, 0);
     CHECK(check(&f, NULL, 0, 1));
 
+    /* proving mode with the witness and the blank recording agree with
+     * the checking mode's shape */
+    r1cs_counts kc, kp, kr;
+    r1cs_cs *c1 = r1cs_cs_new(R1CS_COUNT, R1CS_VALUES, NULL);
+    r1cs_cs *c2 = r1cs_cs_new(R1CS_PROVE, R1CS_VALUES, NULL);
+    r1cs_cs *c3 = r1cs_cs_new(R1CS_RECORD, 0, NULL);
+    ctx_t full = {&f.s, &f.w}, blank = {&f.s, NULL};
+    CHECK(c1 && r1cs_synthesize(c1, synth, &full) == R1CS_OK);
+    CHECK(c2 && r1cs_synthesize(c2, synth, &full) == R1CS_OK);
+    CHECK(c3 && r1cs_synthesize(c3, synth, &blank) == R1CS_OK);
+    CHECK(r1cs_get_counts(c1, &kc) == R1CS_OK && r1cs_get_counts(c2, &kp) == R1CS_OK &&
+          r1cs_get_counts(c3, &kr) == R1CS_OK);
+    CHECK(kp.constraints == kc.constraints && kr.constraints == kc.constraints);
+    CHECK(kp.aux == kc.aux && kr.aux == kc.aux && kp.inputs == 5 && kr.inputs == 5);
+    CHECK(kp.nnz_a == kc.nnz_a && kp.nnz_b == kc.nnz_b && kp.nnz_c == kc.nnz_c);
+    printf("  nnz A/B/C count %llu/%llu/%llu, record %llu/%llu/%llu\n",
+           (unsigned long long)kc.nnz_a, (unsigned long long)kc.nnz_b, (unsigned long long)kc.nnz_c,
+           (unsigned long long)kr.nnz_a, (unsigned long long)kr.nnz_b,
+           (unsigned long long)kr.nnz_c);
+    r1cs_cs_free(c1);
+    r1cs_cs_free(c2);
+    r1cs_cs_free(c3);
+
     fr one, saved;
     fr_set_one(&one);
     fr *mut = (fr *)f.w.leaf_d_new;
