@@ -5,7 +5,8 @@
  * and the public inputs equal to snap_public_inputs; a tampered witness
  * must name an unsatisfied constraint of the part it broke.
  * Sizes: 2 KiB (P = 1, tree R 8-0-0); with the argument "16k" (label
- * slow) 16 KiB partition 1 (P = 2, a partition path, tree R 8-8-0). */
+ * slow) 16 KiB partition 1 (P = 2, a partition path, tree R 8-8-0); with
+ * "8m" (slow) 8 MiB partition 2 with h = 7. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,6 +41,7 @@ typedef struct {
     snap_shape s;
     merkle_tree r_old, r_new, d;
     fr comm_c, comm_r_old, comm_r_new, comm_d_new;
+    unsigned h; /* the encoding's */
     /* one partition's witness arrays */
     fr *mem;
     snap_witness w;
@@ -50,7 +52,7 @@ static void p2(fr *out, const fr *a, const fr *b) {
     poseidon_hash(out, in, 2);
 }
 
-static int build(fixture *f, uint64_t nodes, uint64_t seed) {
+static int build(fixture *f, uint64_t nodes, uint64_t seed, unsigned h) {
     memset(f, 0, sizeof *f);
     if (snap_shape_for_nodes(&f->s, nodes))
         return -1;
@@ -70,9 +72,9 @@ static int build(fixture *f, uint64_t nodes, uint64_t seed) {
     fr root = node_fr(merkle_tree_root(&f->r_old));
     p2(&f->comm_r_old, &f->comm_c, &root);
     f->comm_d_new = node_fr(merkle_tree_root(&f->d));
+    f->h = h;
     fr phi;
     snap_phi(&phi, &f->comm_d_new, &f->comm_r_old);
-    const unsigned h = p->h_default;
     for (uint64_t i = 0; i < nodes; i++) {
         fr rho, o = node_fr(old + 32 * i), d = node_fr(data + 32 * i), n;
         snap_rho(&rho, &phi, snap_high(i, p->bits, h));
@@ -102,7 +104,7 @@ static void witness(fixture *f, unsigned k) {
     snap_witness *w = &f->w;
     memset(w, 0, sizeof *w);
     w->k = k;
-    w->h = p->h_default;
+    w->h = f->h;
     w->comm_r_old = f->comm_r_old;
     w->comm_d_new = f->comm_d_new;
     w->comm_r_new = f->comm_r_new;
@@ -195,7 +197,7 @@ static void check_16k(void) {
     fixture f;
     fr one;
     fr_set_one(&one);
-    CHECK(build(&f, 512, 11) == 0);
+    CHECK(build(&f, 512, 11, 1) == 0);
     witness(&f, 1);
     CHECK(check(&f, NULL, 0, 1));
     fr *mut = (fr *)f.w.partition_path;
@@ -204,14 +206,31 @@ static void check_16k(void) {
     fixture_free(&f);
 }
 
+/* 8 MiB partition 2 with h = 7 (h_select 1, not the default 10): P = 4,
+ * 128 apex leaves, the h choice (label slow).  A witness encoded with h = 7
+ * but claiming h = 10 breaks tree R new's path. */
+static void check_8m(void) {
+    fixture f;
+    CHECK(build(&f, 1u << 18, 5, 7) == 0);
+    witness(&f, 2);
+    CHECK(check(&f, NULL, 0, 1));
+    f.w.h = 10;
+    expect_broken(&f, "por tree_r_new (c_index=0)");
+    fixture_free(&f);
+}
+
 int main(int argc, char **argv) {
     if (argc > 1 && strcmp(argv[1], "16k") == 0) {
         check_16k();
         return check_finish();
     }
+    if (argc > 1 && strcmp(argv[1], "8m") == 0) {
+        check_8m();
+        return check_finish();
+    }
     fixture f;
     /* 2 KiB: satisfied, then one tamper per part */
-    CHECK(build(&f, 64, 7) == 0);
+    CHECK(build(&f, 64, 7, 1) == 0);
     witness(&f, 0);
     CHECK(check(&f, NULL, 0, 1));
 
