@@ -317,3 +317,22 @@ int snap_partition_prepare(snap_partition *out, const fc_update_proof *p,
     return snap_partition_prepare_h(out, p, 0, vanilla, len, n, comm_r_old, comm_r_new, comm_d_new,
                                     err, errlen);
 }
+
+void snap_partition_witness(snap_witness *w, const snap_partition *pp, size_t k) {
+    const snap_partition_values *v = &pp->parts[k];
+    *w = (snap_witness){.k = v->k,
+                        .h = pp->h,
+                        .comm_r_old = pp->comm_r_old,
+                        .comm_d_new = pp->comm_d_new,
+                        .comm_r_new = pp->comm_r_new,
+                        .comm_c = v->comm_c,
+                        .root_r_old = v->root_r_old,
+                        .root_r_new = v->root_r_new,
+                        .apex_leaves = v->apex_leaves,
+                        .partition_path = v->partition_path,
+                        .leaf_r_old = v->leaf_r_old,
+                        .leaf_d_new = v->leaf_d_new,
+                        .path_r_old = v->path_r_old,
+                        .path_r_new = v->path_r_new,
+                        .path_d = v->path_d};
+}

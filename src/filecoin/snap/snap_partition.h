@@ -31,6 +31,7 @@
 
 #include "field/fr.h"
 #include "filecoin/proof_types.h"
+#include "filecoin/snap/snap_circuit.h"
 #include "filecoin/snap/snap_vanilla.h"
 
 /* The registered update proof of a request: id 0..4 and sector_size 0 or
@@ -81,5 +82,10 @@ int snap_partition_prepare_h(snap_partition *out, const fc_update_proof *p, unsi
                              const uint8_t comm_d_new[32], char *err, size_t errlen);
 
 void snap_partition_free(snap_partition *pp);
+
+/* The circuit witness of partition k (k < pp->n_parts): it points into pp,
+ * which must outlive it.  Synthesize it with the shape of pp->proof
+ * (snap_shape_for_id) and prove against pp->parts[k].inputs. */
+void snap_partition_witness(snap_witness *w, const snap_partition *pp, size_t k);
 
 #endif
