@@ -149,6 +149,24 @@ static void faults_2k(const snap_fixture *f) {
     MUTATE(put_u64(b + last + 556 + 364 + 4 + 64 + 8, 6), SNAP_E_SHAPE,
            "challenge_proofs[9].proof_r_new.path[0].hashes: expected 7 elements, got 6");
 #undef MUTATE
+    /* random damage: one to four bytes anywhere; never a crash, and a refusal is
+     * one of the decoder's codes (a changed hash or leaf still decodes) */
+    int codes_ok = 1;
+    for (int r = 0; r < 3000; r++) {
+        memcpy(b, good, len);
+        int n = 1 + (int)(check_rand64() % 4);
+        for (int i = 0; i < n; i++)
+            b[check_rand64() % len] ^= (uint8_t)(1 + check_rand64() % 255);
+        fc_snap_vanilla v;
+        char err[400];
+        int rc = fc_snap_vanilla_decode(&v, b, len, p, err, sizeof err);
+        if (rc == SNAP_OK)
+            CHECK(v.n_challenges == 10 && v.n_apex == 8);
+        fc_snap_vanilla_free(&v);
+        if (rc != SNAP_OK && (rc > SNAP_E_TRUNCATED || rc < SNAP_E_NOT_FR || !err[0]))
+            codes_ok = 0;
+    }
+    CHECK(codes_ok);
     /* another registered proof's shape */
     CHECK(rejects(good, len, fc_update_proof_by_id(1), SNAP_E_LENGTH,
                   "StackedDrg8MiBV1 has 128 apex leaves"));
