@@ -336,3 +336,21 @@ void snap_partition_witness(snap_witness *w, const snap_partition *pp, size_t k)
                         .path_r_new = v->path_r_new,
                         .path_d = v->path_d};
 }
+
+int snap_partition_job_init(snap_partition_job *job, const snap_partition *pp, size_t k) {
+    memset(job, 0, sizeof *job);
+    if (!pp || k >= pp->n_parts)
+        return -1;
+    int bad = pp->proof->id >= 0 ? snap_shape_for_id(&job->shape, (uint64_t)pp->proof->id)
+                                 : snap_shape_for_nodes(&job->shape, pp->proof->nodes);
+    if (bad)
+        return -1;
+    snap_partition_witness(&job->w, pp, k);
+    job->inputs = pp->parts[k].inputs;
+    return 0;
+}
+
+int snap_partition_synthesize(r1cs_cs *cs, void *job) {
+    const snap_partition_job *j = job;
+    return snap_circuit_synthesize(cs, &j->shape, &j->w);
+}

@@ -88,4 +88,19 @@ void snap_partition_free(snap_partition *pp);
  * (snap_shape_for_id) and prove against pp->parts[k].inputs. */
 void snap_partition_witness(snap_witness *w, const snap_partition *pp, size_t k);
 
+/* Partition k of pp ready to synthesize: the shape of pp->proof, its witness
+ * and its 4 public inputs (pointing into pp, which must outlive it).  The
+ * CLI and the engine's provider prove through this one path. */
+typedef struct {
+    snap_shape shape;
+    snap_witness w;
+    const fr *inputs; /* SNAP_PUBLIC_INPUTS */
+} snap_partition_job;
+
+/* 0, or -1 if k >= pp->n_parts or pp's proof has no circuit shape. */
+int snap_partition_job_init(snap_partition_job *job, const snap_partition *pp, size_t k);
+
+/* An r1cs_synth_fn over a snap_partition_job (the proving-mode circuit). */
+int snap_partition_synthesize(r1cs_cs *cs, void *job);
+
 #endif
