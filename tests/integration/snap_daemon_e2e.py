@@ -142,6 +142,20 @@ try:
             ["sector_size"], "sector_size 8 MiB for a 2 KiB update proof")
     refused(snap_req("snap-two", vanilla_proofs=vanilla * 2), grpc.StatusCode.INVALID_ARGUMENT,
             ["vanilla_proofs", "2 partition proofs"], "two partition proofs for one partition")
+    # cuzk bench single -t snap: the benchmark client's request, and the
+    # snap-2k circuit id for PreloadSRS.
+    r = run("bench", "-a", f"unix://{sock}", "preload", "-c", "snap-2k")
+    check(r.returncode == 0 and "snap-2k" in r.stdout, f"preload -c snap-2k: {r.stdout.strip()}")
+    bp = os.path.join(tmp, "bench.proof")
+    r = run("bench", "single", "-a", f"unix://{sock}", "-t", "snap", "--registered-proof", "0",
+            "--vanilla", os.path.join(upd, sj["vanilla_proofs"][0]),
+            "--comm-r-old", sj["comm_r_old"], "--comm-r-new", sj["comm_r_new"],
+            "--comm-d-new", sj["comm_d_new"], "--proof-out", bp)
+    check(r.returncode == 0 and "status:    COMPLETED" in r.stdout
+          and "proof:     192 bytes" in r.stdout, "bench single -t snap")
+    v = run("verify", "snap", "--snap-json", os.path.join(upd, "snap.json"), "--proof", bp,
+            "--params-dir", params)
+    check(v.returncode == 0, "cuzk verify snap accepts the bench client's proof")
     # Still serving: the same request again proves.
     r = prove(pb.ProveRequest(submit=snap_req("snap-again")), timeout=1800).result
     check(r.status == pb.AwaitProofResponse.COMPLETED and len(r.proof) == 192,
