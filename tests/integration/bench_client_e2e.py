@@ -157,7 +157,7 @@ try:
           and re.search(r"^wpost:\n  completed:   2 of 2 \(0 failed\)\n  throughput: ", r.stdout,
                         re.M)
           and re.search(r"^snap:\n  completed:   0 of 1 \(1 failed\)$", r.stdout, re.M)
-          and re.search(r"^failure \[\d\] snap: .*comm_r_old", r.stdout, re.M)
+          and re.search(r"^failure \[\d\] snap: .*snap", r.stdout, re.M)
           and "start delay: p95=" in r.stdout,
           "stress --mix wpost=2,snap=1: per-kind summary, the snap failure named, exit 1", r)
     try:
