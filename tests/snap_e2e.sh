@@ -124,6 +124,10 @@ RC=2 prove_refused "a comm that is not a field element" "comm_d_new: not a canon
 # shellcheck disable=SC2086
 RC=2 prove_refused "a short comm" "64 hex digits" --registered-proof $rp $V \
     --comm-r-old 12 --comm-r-new "$crn" --comm-d-new "$cdn"
+/usr/bin/python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); del j["comm_d_new"]
+json.dump(j, open(sys.argv[2], "w"))' "$J" "$dir/u/nod.json"
+prove_refused "a snap.json without comm_d_new" 'no "comm_d_new" (give --comm-d-new)' \
+    --snap-json "$dir/u/nod.json"
 check "prove snap without parameters in an empty dir" 1 "$cuzk" prove snap --snap-json "$J" \
     --params-dir "$dir/empty" --out "$dir/none.proof"
 head -c 100 /dev/urandom >"$dir/short.proof"

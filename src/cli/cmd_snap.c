@@ -100,7 +100,6 @@ static int read_snap_json(snap_cli *a, const char *path, const char *given[3], c
         fprintf(stderr, "cuzk %s: --snap-json %s: %s\n", a->cmd, path, je.text);
         return -1;
     }
-    int rc = -1;
     json_t *id = json_object_get(j, "registered_update_proof_id");
     json_t *hv = json_object_get(j, "h");
     if (!*reg && json_is_integer(id) && json_integer_value(id) >= 0) {
@@ -111,15 +110,24 @@ static int read_snap_json(snap_cli *a, const char *path, const char *given[3], c
         snprintf(num[1], 24, "%lld", (long long)json_integer_value(hv));
         *h = num[1];
     }
-    for (int i = 0; i < 3; i++) {
+    int rc = 0;
+    for (int i = 0; i < 3 && rc == 0; i++) {
         json_t *c = json_object_get(j, comm_names[i]);
-        if (!given[i] && json_is_string(c))
-            given[i] = NULL, rc = hex32(a->comm[i], json_string_value(c), a->cmd, comm_names[i]);
-        else
-            rc = 0;
-        if (rc)
-            goto out;
+        if (given[i])
+            continue;
+        if (!json_is_string(c)) {
+            fprintf(stderr, "cuzk %s: --snap-json %s: no \"%s\" (give --%s)\n", a->cmd, path,
+                    comm_names[i],
+                    i == 0   ? "comm-r-old"
+                    : i == 1 ? "comm-r-new"
+                             : "comm-d-new");
+            rc = -1;
+        } else {
+            rc = hex32(a->comm[i], json_string_value(c), a->cmd, comm_names[i]);
+        }
     }
+    if (rc)
+        goto out;
     json_t *files = json_object_get(j, "vanilla_proofs");
     if (want_files && a->n_files == 0 && json_is_array(files)) {
         char *dir = strdup(path), *slash = dir ? strrchr(dir, '/') : NULL;
@@ -127,7 +135,13 @@ static int read_snap_json(snap_cli *a, const char *path, const char *given[3], c
             *slash = 0;
         for (size_t i = 0; i < json_array_size(files) && rc == 0; i++) {
             json_t *f = json_array_get(files, i);
-            rc = json_is_string(f) ? add_file(a, slash ? dir : NULL, json_string_value(f)) : -1;
+            if (json_is_string(f)) {
+                rc = add_file(a, slash ? dir : NULL, json_string_value(f));
+            } else {
+                fprintf(stderr, "cuzk %s: --snap-json %s: vanilla_proofs[%zu] is not a file name\n",
+                        a->cmd, path, i);
+                rc = -1;
+            }
         }
         free(dir);
     }
