@@ -10,6 +10,9 @@
 #   engine, CPU vs CUDA), bench ab on B_G2's placement, GPU checks at 2^12.
 #   tools/gpu-check.sh porep512: PoRep C2 512 MiB, CPU vs CUDA, byte-identical
 #   and verified, then warm CUDA proofs with the per-phase breakdown.
+#   tools/gpu-check.sh snap [2k|8m]: SnapDeals (cuzk seal + seal update),
+#   TEST-ONLY setup snap-SIZE, CPU and CUDA proofs with the same r, s
+#   byte-identical and verified (8m: 4 partitions of 10 M constraints).
 #   tools/gpu-check.sh ab: bench_cuda of an older commit (.device/old, made by
 #   tools/gpu-prepare.sh --old REV) against this tree's, in one call.
 #   tools/gpu-check.sh cuda [MSM_LOG NTT_LOG]: only the CUDA backend: build
@@ -108,6 +111,32 @@ if [ "${1:-}" = porep ]; then
     done
     timeout 120 build-gpu/cuzk_gpu_check 12 12 >$out/gpu_check_small.txt 2>&1
     grep -E "MISMATCH|DIFFERENT|resident|passed" $out/gpu_check_small.txt
+    exit 0
+fi
+if [ "${1:-}" = snap ]; then
+    # SnapDeals on the GPU: a CC sector, its update, TEST-ONLY setup, then the
+    # CPU and CUDA backends with the same fixed r, s must give byte-identical
+    # proofs that verify.
+    gpu_build cuzk || exit 1
+    sz=${2:-2k}
+    case $sz in 2k) size=2KiB sp=5 ;; 8m) size=8MiB sp=6 ;; *) echo "snap: 2k or 8m"; exit 2 ;; esac
+    c=build-gpu/cuzk d=/tmp/snap-$sz
+    mkdir -p $d
+    t=$(date +%s)
+    { [ -f $d/u/snap.json ] || { $c seal --sector-size $size --registered-proof $sp --zeros \
+        --miner-id 1234 --sector-number 3 --ticket "$(printf '%062d00' 1)" \
+        --seed "$(printf '%062d00' 2)" --out $d/cc && $c seal update --sector $d/cc --out $d/u \
+        --random 7; }; } >$out/snap_seal.txt 2>&1 || { tail $out/snap_seal.txt; exit 1; }
+    [ -s $d/p/done ] || { timeout 400 $c setup snap-$sz --out $d/p >$out/snap_setup.txt 2>&1 &&
+        touch $d/p/done; } || { tail $out/snap_setup.txt; exit 1; }
+    echo "snap-$sz: seal, update and setup in $(($(date +%s) - t)) s"
+    for be in cpu cuda; do
+        CUZK_TIMING=1 timeout 300 $c prove snap --snap-json $d/u/snap.json --params-dir $d/p \
+            --backend $be --rs-seed 0badc0de --out $d/$be.bin 2>&1 | tee $out/snap_prove_$be.txt |
+            grep -E "^prove snap" | tail -3
+    done
+    cmp $d/cpu.bin $d/cuda.bin && echo "snap-$sz: CPU and CUDA proofs byte-identical (fixed r, s)"
+    $c verify snap --snap-json $d/u/snap.json --params-dir $d/p --proof $d/cuda.bin | tail -1
     exit 0
 fi
 if [ "${1:-}" = porep512 ]; then

@@ -13,7 +13,7 @@
 const char *const CIRCUIT_NAMES =
     "porep-2k|porep-8m|porep-512m|porep-32g|porep-64g|winning-2k|"
     "window-2k|winning-32g|window-32g|window-64g (and winning-/window- "
-    "8m, 512m, 64g)";
+    "8m, 512m, 64g)|snap-2k|snap-8m|snap-512m|snap-32g|snap-64g";
 
 int circuit_name_parse(circuit_name *out, const char *name) {
     const char *dash = strchr(name, '-');
@@ -30,6 +30,15 @@ int circuit_name_parse(circuit_name *out, const char *name) {
         goto bad;
     const size_t kind = (size_t)(dash - name);
     memset(out, 0, sizeof *out);
+    if (kind == 4 && strncmp(name, "snap", 4) == 0) {
+        if (snap_shape_for_id(&out->ss, si))
+            goto bad;
+        out->snap = 1;
+        out->proof_name = out->ss.p.name;
+        if (!fc_update_param_stem(out->stem, sizeof out->stem, &out->ss.p))
+            out->stem[0] = 0;
+        return 0;
+    }
     if (kind == 5 && strncmp(name, "porep", 5) == 0) {
         const fc_seal_proof *p = fc_seal_proof_by_id(5 + si); /* V1_1: every version's circuit */
         out->porep = 1;
@@ -55,12 +64,20 @@ bad:
 }
 
 int circuit_name_synthesize(r1cs_cs *cs, const circuit_name *c, const void *witness) {
+    if (c->snap)
+        return snap_circuit_synthesize(cs, &c->ss, witness);
     return c->porep ? porep_circuit_synthesize(cs, &c->ps, witness)
                     : post_circuit_synthesize(cs, &c->qs, witness);
 }
 
 void circuit_name_describe(const circuit_name *c) {
-    if (c->porep) {
+    if (c->snap) {
+        const fc_update_proof *p = &c->ss.p;
+        printf("circuit            %s update partition: %llu nodes, %u partitions, %u challenges, "
+               "%u apex leaves, tree R %u-%u-%u\n",
+               p->name, (unsigned long long)p->nodes, p->partitions, p->challenges, p->apex_leaves,
+               p->arity_base, p->arity_sub, p->arity_top);
+    } else if (c->porep) {
         printf("circuit            %s partition: %llu nodes, %u layers, %u challenges, trees R/C "
                "%u-%u-%u\n",
                c->proof_name, (unsigned long long)c->ps.nodes, c->ps.layers, c->ps.challenges,
@@ -104,6 +121,33 @@ static void rand_index(uint32_t *out, size_t n, const por_shape *t, uint64_t *s)
 int circuit_name_witness(circuit_witness *w, const circuit_name *c, uint64_t seed) {
     memset(w, 0, sizeof *w);
     uint64_t s = seed;
+    if (c->snap) { /* any values: proving-mode synthesis does not check them */
+        snap_witness_sizes z;
+        snap_witness_sizes_get(&c->ss, &z);
+        size_t nfr = 6 + z.apex_leaves + z.partition_path + 2 * z.leaves + 2 * z.path_r + z.path_d;
+        fr *f = malloc(nfr * sizeof(fr));
+        if (!f)
+            return -1;
+        rand_frs(f, nfr, &s);
+        snap_witness *sw = &w->sw;
+        sw->k = 0;
+        sw->h = c->ss.p.h_default;
+        sw->comm_r_old = f[0];
+        sw->comm_d_new = f[1];
+        sw->comm_r_new = f[2];
+        sw->comm_c = f[3];
+        sw->root_r_old = f[4];
+        sw->root_r_new = f[5];
+        sw->apex_leaves = f + 6;
+        sw->partition_path = sw->apex_leaves + z.apex_leaves;
+        sw->leaf_r_old = sw->partition_path + z.partition_path;
+        sw->leaf_d_new = sw->leaf_r_old + z.leaves;
+        sw->path_r_old = sw->leaf_d_new + z.leaves;
+        sw->path_r_new = sw->path_r_old + z.path_r;
+        sw->path_d = sw->path_r_new + z.path_r;
+        w->mem = f;
+        return 0;
+    }
     if (c->porep) {
         porep_witness_sizes z;
         por_shape rc, d;

@@ -189,7 +189,13 @@ int cmd_bench_synth(int argc, char **argv) {
     }
     circuit_name_describe(&c);
     printf("synthetic witness  %.1f ms\n", timing_now_ms() - t0);
-    const void *wp = c.porep ? (const void *)&w.pw : (const void *)&w.qw;
+    const void *wp = circuit_witness_of(&w, &c);
+    if (witness && c.snap) {
+        fprintf(stderr, "cuzk bench synth: --witness: no parallel witness generator for the "
+                        "SnapDeals circuit yet (its segments are recorded)\n");
+        circuit_witness_free(&w);
+        return 2;
+    }
     if (witness) {
         int r = bench_witness(&c, wp, threads, reps);
         circuit_witness_free(&w);

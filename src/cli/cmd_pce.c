@@ -235,8 +235,8 @@ static int bench(int argc, char **argv) {
     double t0 = timing_now_ms();
     r1cs_cs *cs = r1cs_cs_new(R1CS_PROVE, 0, NULL);
     r1cs_partition classic;
-    if (!cs || circuit_name_synthesize(cs, &c, c.porep ? (void *)&w.pw : (void *)&w.qw) ||
-        r1cs_finish(cs) || r1cs_take_partition(cs, &classic)) {
+    if (!cs || circuit_name_synthesize(cs, &c, circuit_witness_of(&w, &c)) || r1cs_finish(cs) ||
+        r1cs_take_partition(cs, &classic)) {
         fprintf(stderr, "cuzk pce bench: classic synthesis failed\n");
         r1cs_cs_free(cs);
         circuit_witness_free(&w);

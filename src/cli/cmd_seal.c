@@ -13,6 +13,7 @@
 #include "cli/args.h"
 #include "filecoin/c1/c1.h"
 #include "sealer/sealer.h"
+#include "sealer/seal_snap.h"
 #include "sealer/sealer_data.h"
 #include "sealer/sealer_stream.h"
 #include "filecoin/porep/vanilla_verify.h"
@@ -24,6 +25,8 @@ static const char *seal_usage =
     "[--data FILE | --zeros | --random SEED] --miner-id N --sector-number N --ticket HEX "
     "--seed HEX --out DIR [--curio] [--threads N] [--mem-budget SIZE] [--parent-cache FILE] "
     "[--in-memory]";
+static const char *update_usage =
+    "cuzk seal update --sector DIR --out DIR [--data FILE | --zeros | --random SEED] [--h N]";
 static const char *vv_usage = "cuzk verify-vanilla --c1 FILE [--miner-id N --sector-number N]";
 
 static int parse_u64(uint64_t *out, const char *s, const char *what, const char *cmd) {
@@ -264,7 +267,61 @@ static int seal_streaming(fc_stream_result *res, c1_output **c, const fc_seal_pa
     return 0;
 }
 
+/* `cuzk seal update`: the SnapDeals update of a sealed CC sector (sealer/seal_snap.h). */
+static int cmd_seal_update(int argc, char **argv) {
+    const char *sector = NULL, *out = NULL, *data = NULL, *random = NULL, *h_s = NULL;
+    int zeros = 0, nrest = 0;
+    char **rest = malloc(sizeof *rest * (size_t)(argc + 1));
+    if (!rest)
+        return 1;
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--zeros") == 0)
+            zeros++;
+        else
+            rest[nrest++] = argv[i];
+    }
+    const cli_opt opts[] = {{"--sector", &sector},
+                            {"--out", &out},
+                            {"--data", &data},
+                            {"--random", &random},
+                            {"--h", &h_s}};
+    int prc = cli_parse(nrest, rest, opts, sizeof opts / sizeof opts[0], NULL, update_usage);
+    free(rest);
+    if (prc != 0)
+        return 2;
+    if (!sector || !out || (!!data + !!random + zeros) > 1) {
+        fprintf(stderr, "usage: %s\n(give at most one of --data, --zeros, --random)\n",
+                update_usage);
+        return 2;
+    }
+    uint64_t seed = 0, h = 0;
+    if ((random && parse_u64(&seed, random, "--random seed", "seal update") != 0) ||
+        (h_s && parse_u64(&h, h_s, "--h", "seal update") != 0))
+        return 2;
+    fc_seal_snap_opts o = {.sector_dir = sector,
+                           .out_dir = out,
+                           .data_file = data,
+                           .random_seed = random ? &seed : NULL,
+                           .h = h > 64 ? 64 : (unsigned)h};
+    fc_seal_snap_result r;
+    char err[512];
+    if (fc_seal_snap(&r, &o, err, sizeof err) != 0) {
+        fprintf(stderr, "cuzk seal update: %s\n", err);
+        return 1;
+    }
+    char ro[65], dn[65], rn[65];
+    hex_encode(ro, r.comm_r_old, 32);
+    hex_encode(dn, r.comm_d_new, 32);
+    hex_encode(rn, r.comm_r_new, 32);
+    printf("updated %s (h %u) into %s: %u vanilla proofs of %zu bytes; comm_r_old %s comm_d_new %s "
+           "comm_r_new %s\n",
+           r.proof->name, r.h, out, r.proof->partitions, r.vanilla_bytes, ro, dn, rn);
+    return 0;
+}
+
 int cmd_seal(int argc, char **argv) {
+    if (argc > 0 && strcmp(argv[0], "update") == 0)
+        return cmd_seal_update(argc - 1, argv + 1);
     const char *size = NULL, *proof = NULL, *data = NULL, *random = NULL, *miner = NULL,
                *sector = NULL, *ticket = NULL, *seed = NULL, *out = NULL, *budget_s = NULL,
                *cache = NULL;

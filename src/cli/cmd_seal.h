@@ -24,6 +24,11 @@
  *     and, streaming: layer-1 .. layer-L (labels), tree-d, tree-c (rows incl.
  *     the column hashes), <parent cache key>.cache (reused by later seals into
  *     the same DIR)
+ *   seal update --sector DIR --out DIR [--data FILE | --zeros | --random SEED] [--h N]
+ *     the SnapDeals update of a CC sector sealed into DIR (sealer/seal_snap.h):
+ *     writes update, update-data, vanilla-0 .. vanilla-<P-1> (bincode
+ *     PartitionProofs as Curio sends them) and snap.json (the three
+ *     commitments, the registered update proof, h)
  *   verify-vanilla --c1 FILE [--miner-id N --sector-number N]
  *     exit 0 and "ok: ..." when every check holds; 1 and the failing part. */
 #ifndef CUZK_CLI_CMD_SEAL_H

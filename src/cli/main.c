@@ -14,6 +14,7 @@
 #include "cli/cmd_hash.h"
 #include "cli/cmd_post.h"
 #include "cli/cmd_post_prove.h"
+#include "cli/cmd_snap.h"
 #include "cli/cmd_porep.h"
 #include "cli/porep_params.h"
 #include "cli/cmd_seal.h"
@@ -44,7 +45,7 @@ typedef struct {
 
 static int setup_porep_match(const char *a) {
     return strncmp(a, "porep-", 6) == 0 || strncmp(a, "wpost-", 6) == 0 ||
-           strncmp(a, "winning-", 8) == 0;
+           strncmp(a, "winning-", 8) == 0 || strncmp(a, "snap-", 5) == 0;
 }
 
 static int cmd_version(int argc, char **argv) {
@@ -109,7 +110,8 @@ static const command commands[] = {
      "post-vanilla --registered-proof ID --sector-dir D --randomness HEX --out F",
      "PoSt vanilla proof (bincode) of a sealed sector"},
     {"setup", NULL, setup_porep_match, cmd_setup_porep, 2,
-     "setup porep-2k|wpost-2k|winning-2k|... --out DIR", "TEST-ONLY parameters (Filecoin names)"},
+     "setup porep-2k|wpost-2k|winning-2k|snap-2k|... --out DIR",
+     "TEST-ONLY parameters (Filecoin names)"},
     {"prove", "porep", NULL, cmd_prove_porep, 3, "prove porep --c1 F --params-dir D [--out P]",
      "PoRep C2: C1 -> verified proof"},
     {"verify", "porep", NULL, cmd_verify_porep, 3, "verify porep --c1 F --proof P --params-dir D",
@@ -122,6 +124,14 @@ static const command commands[] = {
     {"verify", "post", NULL, cmd_verify_post, 3,
      "verify post --kind K --vanilla F... --randomness HEX --proof P", "OK/INVALID"},
     {"post", NULL, NULL, cmd_post, 2, "post public-inputs --kind K --vanilla F... --randomness HEX",
+     "public inputs (hex)"},
+    {"prove", "snap", NULL, cmd_prove_snap, 3,
+     "prove snap --registered-proof N --vanilla F... --comm-r-old HEX --comm-r-new HEX "
+     "--comm-d-new HEX (or --snap-json F) --params-dir D",
+     "SnapDeals update -> verified proof(s)"},
+    {"verify", "snap", NULL, cmd_verify_snap, 3,
+     "verify snap --registered-proof N --comm-* HEX (or --snap-json F) --proof P", "OK/INVALID"},
+    {"snap", NULL, NULL, cmd_snap, 2, "snap public-inputs --registered-proof N --comm-* HEX",
      "public inputs (hex)"},
     {"version --version", NULL, NULL, cmd_version, 2, "version", "print the version"},
     {"help --help -h", NULL, NULL, cmd_help, 2, "help", "this text"},

@@ -13,6 +13,7 @@
 #include "cuzk/version.h"
 #include "filecoin/param_dir.h"
 #include "filecoin/post/post_circuit.h"
+#include "filecoin/snap/snap_circuit.h"
 #include "groth16/setup.h"
 #include "util/file_write.h"
 #include "util/err.h"
@@ -46,6 +47,11 @@ static int expect_blank(porep_params_expect *out, int (*synth)(r1cs_cs *, const 
 
 static int blank_porep(r1cs_cs *cs, const void *s) { return porep_circuit_synthesize(cs, s, NULL); }
 static int blank_post(r1cs_cs *cs, const void *s) { return post_circuit_synthesize(cs, s, NULL); }
+static int blank_snap(r1cs_cs *cs, const void *s) { return snap_circuit_synthesize(cs, s, NULL); }
+
+int snap_params_expect_get(porep_params_expect *out, const snap_shape *s) {
+    return expect_blank(out, blank_snap, s);
+}
 
 int porep_params_expect_get(porep_params_expect *out, const porep_shape *s) {
     return expect_blank(out, blank_porep, s);
@@ -76,6 +82,14 @@ int post_params_paths(char *params, char *vk, char *meta, size_t cap, const char
                       const fc_post_proof *p) {
     char stem[160];
     if (!fc_post_param_stem(stem, sizeof stem, p))
+        return -1;
+    return paths_for_stem(params, vk, meta, cap, dir, stem);
+}
+
+int snap_params_paths(char *params, char *vk, char *meta, size_t cap, const char *dir,
+                      const fc_update_proof *p) {
+    char stem[160];
+    if (!fc_update_param_stem(stem, sizeof stem, p))
         return -1;
     return paths_for_stem(params, vk, meta, cap, dir, stem);
 }
@@ -233,26 +247,31 @@ static const fc_sector_shape *parse_porep_name(const char *name) {
 
 int cmd_setup_porep(int argc, char **argv) {
     const char *usage =
-        "cuzk setup porep-2k|porep-8m|porep-512m|porep-32g|porep-64g|wpost-SIZE|winning-SIZE "
-        "--out DIR [--threads N] [--force]";
+        "cuzk setup porep-2k|porep-8m|porep-512m|porep-32g|porep-64g|wpost-SIZE|winning-SIZE|"
+        "snap-SIZE --out DIR [--threads N] [--force]";
     if (argc < 1) {
         fprintf(stderr, "usage: %s\n", usage);
         return 2;
     }
     /* The circuit: a PoRep shape, or a PoSt proof (wpost-SIZE: WindowPoSt,
-     * whose V1 and V1_1 share parameters; winning-SIZE: WinningPoSt). */
+     * whose V1 and V1_1 share parameters; winning-SIZE: WinningPoSt), or a
+     * SnapDeals update proof (snap-SIZE: RegisteredUpdateProof of SIZE). */
     const fc_sector_shape *shape = parse_porep_name(argv[0]);
     const fc_post_proof *post = NULL;
+    const fc_update_proof *snap = NULL;
     for (unsigned i = 0; !shape && i < FC_SECTOR_SIZES; i++) {
-        char w[32], n[32];
+        char w[32], n[32], u[32];
         snprintf(w, sizeof w, "wpost-%s", fc_shape_at(i)->short_name);
         snprintf(n, sizeof n, "winning-%s", fc_shape_at(i)->short_name);
+        snprintf(u, sizeof u, "snap-%s", fc_shape_at(i)->short_name);
         if (strcmp(argv[0], w) == 0)
             post = fc_post_proof_by_id(5 + i);
         else if (strcmp(argv[0], n) == 0)
             post = fc_post_proof_by_id(i);
+        else if (strcmp(argv[0], u) == 0)
+            snap = fc_update_proof_by_id(i);
     }
-    if (!shape && !post) {
+    if (!shape && !post && !snap) {
         fprintf(stderr, "cuzk setup: unknown circuit \"%s\"\nusage: %s\n", argv[0], usage);
         return 2;
     }
@@ -281,9 +300,16 @@ int cmd_setup_porep(int argc, char **argv) {
     char params[4096], vk[4096], meta[4096], ident[2048], err[512], stem[160];
     porep_shape s;
     post_shape ps;
-    int (*blank)(r1cs_cs *, const void *) = shape ? blank_porep : blank_post;
-    const void *arg = shape ? (const void *)&s : (const void *)&ps;
-    if (shape) {
+    snap_shape ss;
+    int (*blank)(r1cs_cs *, const void *) = shape ? blank_porep : post ? blank_post : blank_snap;
+    const void *arg = shape ? (const void *)&s : post ? (const void *)&ps : (const void *)&ss;
+    if (snap) {
+        if (snap_shape_for_id(&ss, (uint64_t)snap->id)) {
+            fprintf(stderr, "cuzk setup: %s has no circuit shape\n", argv[0]);
+            return 1;
+        }
+        shape = snap->shape;
+    } else if (shape) {
         porep_shape_for_sector(
             &s, shape,
             fc_seal_proof_by_id(5 + (unsigned)(shape - fc_shape_at(0)))->challenges_per_partition);
@@ -291,11 +317,13 @@ int cmd_setup_porep(int argc, char **argv) {
         post_shape_for_proof(&ps, post);
         shape = post->shape;
     }
-    if (!(post ? fc_post_param_stem(stem, sizeof stem, post)
-               : fc_porep_param_stem(stem, sizeof stem, shape)) ||
+    if (!(snap   ? fc_update_param_stem(stem, sizeof stem, snap)
+          : post ? fc_post_param_stem(stem, sizeof stem, post)
+                 : fc_porep_param_stem(stem, sizeof stem, shape)) ||
         paths_for_stem(params, vk, meta, sizeof params, out, stem) ||
-        !(post ? fc_post_param_identifier(ident, sizeof ident, post)
-               : fc_porep_param_identifier(ident, sizeof ident, shape))) {
+        !(snap   ? fc_update_param_identifier(ident, sizeof ident, snap)
+          : post ? fc_post_param_identifier(ident, sizeof ident, post)
+                 : fc_porep_param_identifier(ident, sizeof ident, shape))) {
         fprintf(stderr, "cuzk setup: path too long\n");
         return 2;
     }

@@ -10,6 +10,7 @@
 
 #include "filecoin/porep/porep_circuit.h"
 #include "filecoin/proof_types.h"
+#include "filecoin/snap/snap_circuit.h"
 #include "groth16/params.h"
 
 /* What the parameters of a circuit must contain (counting-mode synthesis of
@@ -33,6 +34,13 @@ int porep_params_paths(char *params, char *vk, char *meta, size_t cap, const cha
 int post_params_paths(char *params, char *vk, char *meta, size_t cap, const char *dir,
                       const fc_post_proof *p);
 
+/* The same for a registered update proof (fc_update_param_stem). */
+int snap_params_paths(char *params, char *vk, char *meta, size_t cap, const char *dir,
+                      const fc_update_proof *p);
+
+/* What a SnapDeals circuit's parameters must contain. */
+int snap_params_expect_get(porep_params_expect *out, const snap_shape *s);
+
 /* An opened parameter file with every section decoded (curve-checked). */
 typedef struct {
     groth16_params gp;
@@ -54,7 +62,7 @@ void porep_params_free(porep_params_loaded *p);
 int porep_params_match(const char *params, const char *vk, const porep_params_expect *e, char *err,
                        size_t cap);
 
-/* `cuzk setup porep-2k|porep-8m|... --out DIR [--threads N] [--force]`. */
+/* `cuzk setup porep-2k|wpost-2k|winning-2k|snap-2k|... --out DIR [--threads N] [--force]`. */
 int cmd_setup_porep(int argc, char **argv);
 
 #endif

@@ -3,20 +3,12 @@
  * Parameter files are named as rust-fil-proofs names them (proof_types.h
  * computes the names; its test checks them against the published ones):
  * v28-<prefix>-<sha256(identifier)>, api-and-ecosystem.md s.7.1,
- * filecoin-facts.md s.1.4.  SnapDeals' names are not derived yet, so its two
- * production sets are listed.  Stems only: .params and .vk follow. */
+ * filecoin-facts.md s.1.4.  Stems only: .params and .vk follow. */
 #include "engine/providers.h"
 
 #include <stdio.h>
 
 #include "filecoin/proof_types.h"
-
-static const char *const snap_stems[][2] = {
-    {"snap-32g", "v28-empty-sector-update-merkletree-poseidon_hasher-8-8-0-"
-                 "3b7f44a9362e3985369454947bc94022e118211e49fd672d52bec1cbfd599d18"},
-    {"snap-64g", "v28-empty-sector-update-merkletree-poseidon_hasher-8-8-2-"
-                 "102e1444a7e9a97ebf1e3d6855dcc77e66c011ea66f936d9b2c508f87f2f83a7"},
-};
 
 static cuzk_status name(cuzk_engine *e, const char *id, const char *stem, int made,
                         char err[CUZK_ERROR_LEN]) {
@@ -34,6 +26,7 @@ cuzk_status engine_register_filecoin_providers(cuzk_engine *e, char err[CUZK_ERR
         {CUZK_KIND_POREP_C2, &engine_provider_porep},
         {CUZK_KIND_WINDOW_POST, &engine_provider_post},
         {CUZK_KIND_WINNING_POST, &engine_provider_post},
+        {CUZK_KIND_SNAP_DEALS, &engine_provider_snap},
     };
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
         if (cuzk_engine_register_provider(e, kinds[i].kind, kinds[i].p) != CUZK_OK) {
@@ -55,7 +48,11 @@ cuzk_status engine_register_filecoin_providers(cuzk_engine *e, char err[CUZK_ERR
             st = name(e, id, stem,
                       fc_post_param_stem(stem, sizeof stem, fc_post_proof_by_id(i)) != 0, err);
     }
-    for (size_t i = 0; i < sizeof snap_stems / sizeof snap_stems[0] && st == CUZK_OK; i++)
-        st = name(e, snap_stems[i][0], snap_stems[i][1], 1, err);
+    for (uint64_t i = 0; i < FC_SECTOR_SIZES && st == CUZK_OK; i++) {
+        const fc_update_proof *u = fc_update_proof_by_id(i);
+        char id[ENGINE_CIRCUIT_ID_LEN], stem[160];
+        snprintf(id, sizeof id, "snap-%s", u ? u->shape->short_name : "?");
+        st = name(e, id, stem, u && fc_update_param_stem(stem, sizeof stem, u) != 0, err);
+    }
     return st;
 }

@@ -166,3 +166,97 @@ size_t fc_post_param_stem(char *out, size_t cap, const fc_post_proof *p) {
     snprintf(prefix, sizeof prefix, "proof-of-spacetime-fallback-%s", tree);
     return stem(out, cap, prefix, id);
 }
+
+/* ---- empty sector update (storage-proofs-update constants.rs) ---- */
+
+/* Tree R shapes validate_tree_r_shape allows, by log2(nodes). */
+static int update_tree_shape(unsigned bits, unsigned *base, unsigned *sub, unsigned *top) {
+    static const struct {
+        unsigned bits, sub, top;
+    } shapes[] = {{5, 4, 0},  {6, 0, 0},  {7, 2, 0},  {8, 4, 0},  {9, 8, 0}, {10, 8, 2},
+                  {18, 0, 0}, {19, 2, 0}, {24, 0, 0}, {30, 8, 0}, {31, 8, 2}};
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        if (shapes[i].bits == bits) {
+            *base = 8;
+            *sub = shapes[i].sub;
+            *top = shapes[i].top;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+int fc_update_proof_for_nodes(fc_update_proof *out, uint64_t nodes) {
+    memset(out, 0, sizeof *out);
+    if (nodes == 0 || (nodes & (nodes - 1)) != 0)
+        return -1;
+    unsigned bits = 0;
+    while ((1ull << bits) < nodes)
+        bits++;
+    if (update_tree_shape(bits, &out->arity_base, &out->arity_sub, &out->arity_top))
+        return -1;
+    out->id = -1;
+    out->name = "test";
+    out->nodes = nodes;
+    out->sector_size = nodes << 5;
+    out->shape = fc_shape_by_size(out->sector_size);
+    out->bits = bits;
+    out->partitions = nodes <= (1u << 8)    ? 1
+                      : nodes <= (1u << 10) ? 2
+                      : nodes <= (1u << 19) ? 4
+                                            : 16;
+    while ((1u << out->partition_bits) < out->partitions)
+        out->partition_bits++;
+    out->challenges = nodes <= (1u << 19) ? 10 : 86;
+    out->apex_leaves = nodes <= (1u << 8) ? 8 : 128;
+    out->apex_bits = nodes <= (1u << 8) ? 3 : 7;
+    for (unsigned i = 0; i < FC_UPDATE_HS; i++)
+        out->hs[i] = nodes <= (1u << 10) ? 1 : 7 + i;
+    out->h_default = out->hs[3];
+    out->rand_bits = bits - out->partition_bits;
+    out->challenges_per_digest = 254 / out->rand_bits; /* Fr::CAPACITY */
+    out->digests = (out->challenges + out->challenges_per_digest - 1) / out->challenges_per_digest;
+    return 0;
+}
+
+static fc_update_proof g_update[FC_SECTOR_SIZES];
+static char g_update_names[FC_SECTOR_SIZES][32];
+
+static void build_update(void) {
+    for (unsigned s = 0; s < FC_SECTOR_SIZES; s++) {
+        fc_update_proof *p = &g_update[s];
+        fc_update_proof_for_nodes(p, g_shapes[s].nodes);
+        snprintf(g_update_names[s], sizeof g_update_names[s], "StackedDrg%sV1",
+                 g_shapes[s].size_name);
+        p->id = (int)s;
+        p->name = g_update_names[s];
+    }
+}
+
+static pthread_once_t g_update_once = PTHREAD_ONCE_INIT;
+
+const fc_update_proof *fc_update_proof_by_id(uint64_t id) {
+    pthread_once(&g_update_once, build_update);
+    return id < FC_SECTOR_SIZES ? &g_update[id] : NULL;
+}
+
+uint64_t fc_update_h_select(const fc_update_proof *p, unsigned h) {
+    for (unsigned i = 0; i < FC_UPDATE_HS; i++)
+        if (p->hs[i] == h)
+            return 1ull << i;
+    return 0;
+}
+
+size_t fc_update_param_identifier(char *out, size_t cap, const fc_update_proof *p) {
+    return put(cap, snprintf(out, cap, "empty_sector_update::PublicParams{ sector_nodes: %llu }",
+                             (unsigned long long)p->nodes));
+}
+
+size_t fc_update_param_stem(char *out, size_t cap, const fc_update_proof *p) {
+    char id[128], prefix[160];
+    if (!fc_update_param_identifier(id, sizeof id, p))
+        return 0;
+    snprintf(prefix, sizeof prefix, "empty-sector-update-merkletree-poseidon_hasher-%u-%u-%u",
+             p->arity_base, p->arity_sub, p->arity_top);
+    return stem(out, cap, prefix, id);
+}

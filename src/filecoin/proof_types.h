@@ -73,6 +73,43 @@ size_t fc_porep_param_stem(char *out, size_t cap, const fc_sector_shape *s);
 size_t fc_post_param_identifier(char *out, size_t cap, const fc_post_proof *p);
 size_t fc_post_param_stem(char *out, size_t cap, const fc_post_proof *p);
 
+/* An empty-sector-update (SnapDeals) shape (rust-fil-proofs
+ * storage-proofs-update constants.rs; docs/SNAPDEALS.md 1.3).  The five
+ * registered ones (RegisteredUpdateProof 0..4) come from
+ * fc_update_proof_by_id; fc_update_proof_for_nodes also fills the test-only
+ * sizes upstream allows (1 KiB .. 32 KiB, 16 MiB) for count tests. */
+#define FC_UPDATE_HS 6
+typedef struct {
+    int id;                       /* RegisteredUpdateProof, -1 for a test-only size */
+    const fc_sector_shape *shape; /* NULL for a test-only size */
+    const char *name;             /* "StackedDrg2KiBV1", ...; "test" for test sizes */
+    uint64_t sector_size, nodes;
+    unsigned bits;                             /* log2(nodes): challenge bits */
+    unsigned arity_base, arity_sub, arity_top; /* tree R: 8-0-0, 8-8-0, 8-8-2, ... */
+    unsigned partitions, partition_bits;       /* P, log2(P) */
+    unsigned challenges;                       /* per partition */
+    unsigned apex_leaves, apex_bits;           /* per partition's apex tree */
+    unsigned hs[FC_UPDATE_HS];                 /* the h values h_select picks from */
+    unsigned h_default;                        /* hs[3] */
+    unsigned rand_bits;                        /* bits - partition_bits */
+    unsigned challenges_per_digest;            /* 254 / rand_bits */
+    unsigned digests;                          /* per partition */
+} fc_update_proof;
+
+/* RegisteredUpdateProof 0..4 (StackedDrg2KiBV1 .. 64GiBV1); NULL otherwise. */
+const fc_update_proof *fc_update_proof_by_id(uint64_t id);
+/* Fills out for one of upstream's 11 allowed node counts (2^5 .. 2^10, 2^18,
+ * 2^19, 2^24, 2^30, 2^31); -1 for any other. */
+int fc_update_proof_for_nodes(fc_update_proof *out, uint64_t nodes);
+/* h_select = 1 << (first i with hs[i] == h), 0 if h is not allowed.  For the
+ * small sizes (hs all 1) h = 1 gives 1, not 8. */
+uint64_t fc_update_h_select(const fc_update_proof *p, unsigned h);
+
+/* "empty_sector_update::PublicParams{ sector_nodes: N }" and the stem
+ * "v28-empty-sector-update-<tree display>-<sha256hex>".  0 if cap is too small. */
+size_t fc_update_param_identifier(char *out, size_t cap, const fc_update_proof *p);
+size_t fc_update_param_stem(char *out, size_t cap, const fc_update_proof *p);
+
 /* Tree display name "merkletree-poseidon_hasher-8-8-0". */
 size_t fc_tree_display(char *out, size_t cap, const fc_sector_shape *s);
 

@@ -33,9 +33,9 @@ static gnum pick_named(r1cs_cs *cs, const char *name, gbool cond, const gnum *a,
 }
 
 int insertion_select(r1cs_cs *cs, gnum *out, const gnum *from, const gbool *bits, unsigned nbits) {
-    if (nbits == 0 || nbits > INSERTION_MAX_BITS)
+    if (nbits == 0 || nbits > INSERTION_SELECT_MAX_BITS)
         return -1;
-    gnum state[1u << INSERTION_MAX_BITS];
+    gnum state[1u << INSERTION_SELECT_MAX_BITS];
     size_t half = ((size_t)1 << nbits) / 2;
     for (size_t j = 0; j < 2 * half; j++)
         state[j] = from[j];

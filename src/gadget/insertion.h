@@ -18,8 +18,10 @@
 #include "gadget/num.h"
 #include "r1cs/cs.h"
 
-/* Largest number of index bits insert / select accept (size 32). */
+/* Largest number of index bits insert accepts (size 32). */
 #define INSERTION_MAX_BITS 5
+/* Largest for select (size 256; SnapDeals picks an apex leaf among 128). */
+#define INSERTION_SELECT_MAX_BITS 8
 
 /* pick: c = cond ? a : b; (b - a) * (cond) = (b - c). */
 gnum insertion_pick(r1cs_cs *cs, gbool cond, const gnum *a, const gnum *b);
@@ -27,7 +29,7 @@ gnum insertion_pick(r1cs_cs *cs, gbool cond, const gnum *a, const gnum *b);
 /* select: from[index] where index = bits LSB first, n = 2^nbits; a binary
  * tree of picks consuming the most significant bit first (n - 1
  * constraints).  Returns -1 (nothing allocated) if nbits is 0 or above
- * INSERTION_MAX_BITS. */
+ * INSERTION_SELECT_MAX_BITS. */
 int insertion_select(r1cs_cs *cs, gnum *out, const gnum *from, const gbool *bits, unsigned nbits);
 
 /* insert: out[0 .. 2^nbits - 1] = elements[0 .. 2^nbits - 2] with element

@@ -52,6 +52,29 @@ void gnum_to_bits_le(r1cs_cs *cs, const gnum *x, gbool bits[GNUM_BITS]) {
     }
 }
 
+void gnum_to_bits_le_packed(r1cs_cs *cs, const gnum *x, unsigned n, gbool *bits) {
+    uint64_t raw[4] = {0};
+    if (x->has_val)
+        fr_to_raw(raw, &x->val);
+    for (unsigned i = 0; i < n; i++) {
+        int b = x->has_val ? (int)((raw[i / 64] >> (i % 64)) & 1) : -1;
+        r1cs_push(cs, "bit %u", i);
+        bits[i] = gbool_is(gbit_alloc(cs, b));
+        r1cs_pop(cs);
+    }
+    r1cs_lc lc = R1CS_LC_INIT, one = R1CS_LC_INIT, c = R1CS_LC_INIT;
+    fr coeff;
+    fr_set_one(&coeff);
+    for (unsigned i = 0; i < n; i++) {
+        r1cs_lc_add_term(&lc, bits[i].var, &coeff);
+        fr_dbl(&coeff, &coeff);
+    }
+    r1cs_lc_add_var(&one, R1CS_ONE);
+    r1cs_lc_add_var(&c, x->var);
+    r1cs_enforce(cs, "binary decomp", &lc, &one, &c);
+    r1cs_lc_free(&lc);
+}
+
 /* AllocatedBit::alloc_conditionally: one bit a, (ONE - must_be_false - a) * (a) = 0. */
 static gbit alloc_conditionally(r1cs_cs *cs, int value, gbit must_be_false) {
     r1cs_var v;

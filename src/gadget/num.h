@@ -30,6 +30,13 @@ r1cs_var gnum_inputize(r1cs_cs *cs, const gnum *x);
 #define GNUM_BITS 255
 void gnum_to_bits_le(r1cs_cs *cs, const gnum *x, gbool bits[GNUM_BITS]);
 
+/* The first n (1 <= n <= 255) bits of x as AllocatedBits, least significant
+ * first (1 booleanity constraint each), then the one row
+ * (sum 2^i b_i) * (ONE) = (x): storage-proofs-update's
+ * allocated_num_to_allocated_bits (n = 255) and its k_and_h_select
+ * decomposition.  n + 1 constraints; with n < 255 it also forces x < 2^n. */
+void gnum_to_bits_le_packed(r1cs_cs *cs, const gnum *x, unsigned n, gbool *bits);
+
 /* AllocatedNum::to_bits_le_strict: the bits are also forced to be at most
  * r - 1 (no second decomposition): walking r - 1's bits from the top, each
  * run of ones is AND-ed (with the previous runs) into a bit that, when set,

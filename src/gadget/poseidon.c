@@ -102,10 +102,22 @@ void poseidon_permute_fast(const poseidon_params *p, fr *state) {
 
 int poseidon_hash(fr *out, const fr *in, unsigned arity) {
     const poseidon_params *p = poseidon_params_get(arity);
+    return p ? poseidon_hash_tagged(out, in, arity, &p->tag) : -1;
+}
+
+void poseidon_custom_tag(fr *out, uint64_t id) {
+    uint64_t raw[4] = {0, 0, 0, 0};
+    raw[0] = id << 40; /* id <= 256 keeps it inside one limb */
+    raw[1] = id >> 24;
+    fr_from_raw(out, raw);
+}
+
+int poseidon_hash_tagged(fr *out, const fr *in, unsigned arity, const fr *tag) {
+    const poseidon_params *p = poseidon_params_get(arity);
     if (!p)
         return -1;
     fr state[POSEIDON_MAX_WIDTH];
-    state[0] = p->tag;
+    state[0] = *tag;
     for (unsigned i = 0; i < arity; i++)
         state[i + 1] = in[i];
     poseidon_permute_fast(p, state);

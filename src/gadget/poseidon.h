@@ -46,4 +46,14 @@ void poseidon_permute_fast(const poseidon_params *p, fr *state);
  * take state[1] (the fast form).  Returns 0, or -1 (out untouched) for an unsupported arity. */
 int poseidon_hash(fr *out, const fr *in, unsigned arity);
 
+/* neptune's HashType::Custom(CType::Arbitrary(id)) domain tag, id * 2^40
+ * (1 <= id <= 256; no padding, same constants and rounds as MerkleTree).
+ * SnapDeals draws phi, rho and its challenge digests with id 1
+ * (storage-proofs-update constants.rs HASH_TYPE_GEN_RANDOMNESS). */
+#define POSEIDON_CTYPE_GEN_RANDOMNESS 1
+void poseidon_custom_tag(fr *out, uint64_t id);
+
+/* As poseidon_hash with state[0] = tag instead of the MerkleTree tag. */
+int poseidon_hash_tagged(fr *out, const fr *in, unsigned arity, const fr *tag);
+
 #endif

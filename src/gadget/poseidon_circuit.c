@@ -256,7 +256,8 @@ size_t poseidon_circuit_constraints(unsigned arity) {
     return 3 * (sboxes - 1) + (sboxes - arity);
 }
 
-static int hash_direct(r1cs_cs *cs, const gnum *preimage, unsigned arity, gnum *out) {
+static int hash_direct(r1cs_cs *cs, const gnum *preimage, unsigned arity, const fr *tag,
+                       gnum *out) {
     const poseidon_neptune *n = poseidon_neptune_get(arity);
     if (!n)
         return -1;
@@ -268,7 +269,7 @@ static int hash_direct(r1cs_cs *cs, const gnum *preimage, unsigned arity, gnum *
     for (unsigned i = 0; i < 2 * t; i++)
         r1cs_lc_init(&mem[i].lc);
     circ c = {cs, n, t, mem, mem + t, n->compressed_rc, 0, r1cs_wants_lcs(cs)};
-    elt_set_const(&c.e[0], &p->tag, c.lcs);
+    elt_set_const(&c.e[0], tag ? tag : &p->tag, c.lcs);
     for (unsigned i = 1; i < t; i++)
         elt_set_alloc(&c.e[i], &preimage[i - 1]);
 
@@ -316,19 +317,25 @@ static int hash_direct(r1cs_cs *cs, const gnum *preimage, unsigned arity, gnum *
  * same (zero coefficients, which the recording drops, count nowhere); only
  * the allocations come before the rows instead of between them, which no
  * mode without values can observe.  CUZK_POSEIDON_REPLAY=0 turns it off. */
-typedef struct {
+typedef struct replay {
     r1cs_matrices m;
-    size_t rows;    /* circuit rows (the recording's input row dropped) */
-    size_t new_aux; /* variables the hash allocates */
-    uint32_t out;   /* the result's column in m */
+    fr tag;              /* the domain tag it was recorded with */
+    struct replay *next; /* tagged recordings: a short list */
+    size_t rows;         /* circuit rows (the recording's input row dropped) */
+    size_t new_aux;      /* variables the hash allocates */
+    uint32_t out;        /* the result's column in m */
 } replay;
 
 static replay *g_replay[POSEIDON_CIRCUIT_MAX_ARITY + 1];
+/* Other tags (neptune Custom hash types): their constants enter the rows'
+ * ONE coefficients, so each (arity, tag) has its own recording. */
+static replay *g_replay_tagged[POSEIDON_CIRCUIT_MAX_ARITY + 1];
 static pthread_mutex_t g_replay_lock = PTHREAD_MUTEX_INITIALIZER;
 
 typedef struct {
     replay *r;
     unsigned arity;
+    const fr *tag; /* NULL: MerkleTree */
 } record_ctx;
 
 static int record_one(r1cs_cs *cs, void *ctx) {
@@ -337,25 +344,33 @@ static int record_one(r1cs_cs *cs, void *ctx) {
     gnum pre[POSEIDON_CIRCUIT_MAX_ARITY], out;
     for (unsigned i = 0; i < arity; i++)
         pre[i] = gnum_alloc(cs, NULL);
-    if (hash_direct(cs, pre, arity, &out))
+    if (hash_direct(cs, pre, arity, ((record_ctx *)ctx)->tag, &out))
         return -1;
     r->out = (uint32_t)(1 + r1cs_var_index(out.var)); /* column: ONE, then aux */
     return 0;
 }
 
-static const replay *replay_get(unsigned arity) {
+static const replay *replay_get(unsigned arity, const fr *tag) {
     pthread_mutex_lock(&g_replay_lock);
-    replay *r = g_replay[arity];
+    replay *r = tag ? g_replay_tagged[arity] : g_replay[arity];
+    while (tag && r && !fr_equal(&r->tag, tag))
+        r = r->next;
     if (!r && (r = calloc(1, sizeof *r)) != NULL) {
         r1cs_cs *cs = r1cs_cs_new(R1CS_RECORD, 0, NULL);
-        record_ctx ctx = {r, arity};
+        record_ctx ctx = {r, arity, tag};
         if (!cs || r1cs_synthesize(cs, record_one, &ctx) || r1cs_take_matrices(cs, &r->m)) {
             free(r);
             r = NULL;
         } else {
             r->rows = r->m.num_constraints - r->m.num_inputs;
             r->new_aux = r->m.num_aux - arity;
-            g_replay[arity] = r;
+            if (tag) {
+                r->tag = *tag;
+                r->next = g_replay_tagged[arity];
+                g_replay_tagged[arity] = r;
+            } else {
+                g_replay[arity] = r;
+            }
         }
         r1cs_cs_free(cs);
     }
@@ -401,16 +416,25 @@ static int hash_replay(r1cs_cs *cs, const replay *r, const gnum *preimage, unsig
 
 static int replay_enabled(void) { return switch_get(SW_POSEIDON_REPLAY) != 0; }
 
-int poseidon_circuit_hash(r1cs_cs *cs, const gnum *preimage, unsigned arity, gnum *out) {
+static int hash_any(r1cs_cs *cs, const gnum *preimage, unsigned arity, const fr *tag, gnum *out) {
     if (!poseidon_neptune_get(arity))
         return -1;
     if (r1cs_has_values(cs) || arity > POSEIDON_CIRCUIT_MAX_ARITY || !replay_enabled())
-        return hash_direct(cs, preimage, arity, out);
+        return hash_direct(cs, preimage, arity, tag, out);
     for (unsigned i = 0; i < arity; i++)
         if (preimage[i].has_val) /* keep the value the direct form would compute */
-            return hash_direct(cs, preimage, arity, out);
-    const replay *r = replay_get(arity);
+            return hash_direct(cs, preimage, arity, tag, out);
+    const replay *r = replay_get(arity, tag);
     if (!r)
-        return hash_direct(cs, preimage, arity, out);
+        return hash_direct(cs, preimage, arity, tag, out);
     return hash_replay(cs, r, preimage, arity, out);
+}
+
+int poseidon_circuit_hash(r1cs_cs *cs, const gnum *preimage, unsigned arity, gnum *out) {
+    return hash_any(cs, preimage, arity, NULL, out);
+}
+
+int poseidon_circuit_hash_tagged(r1cs_cs *cs, const gnum *preimage, unsigned arity, const fr *tag,
+                                 gnum *out) {
+    return hash_any(cs, preimage, arity, tag, out);
 }

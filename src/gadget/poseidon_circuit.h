@@ -24,6 +24,12 @@
  * constants cannot be built.  Other failures are the cs's sticky errors. */
 int poseidon_circuit_hash(r1cs_cs *cs, const gnum *preimage, unsigned arity, gnum *out);
 
+/* The same circuit with state[0] = tag (a neptune Custom hash type, see
+ * poseidon_custom_tag): only the constant first S-box of the tag differs, so
+ * the count is the same. */
+int poseidon_circuit_hash_tagged(r1cs_cs *cs, const gnum *preimage, unsigned arity, const fr *tag,
+                                 gnum *out);
+
 /* The formula above; 0 for an unsupported arity. */
 size_t poseidon_circuit_constraints(unsigned arity);
 

@@ -8,8 +8,9 @@ and one on a TCP port:
 - batch -c 3 -j 2 prints three per-proof lines and a summary with throughput
   and p50/p95/max latency, and --timeline writes a well-formed SVG with one
   lane per slot and stage bars inside each request's wall time;
-- stress --mix wpost=2,snap=1 runs the mix (snap has no circuit yet: its
-  failure is counted per kind and named, exit 1);
+- stress --mix wpost=2,snap=1 runs the mix (the snap request carries a
+  WindowPoSt file and no commitments: refused, counted per kind and named,
+  exit 1);
 - status / metrics show real counters, preload and evict work;
 - bad addresses, files, flags and a request the daemon refuses give a clear
   message and a non-zero exit.

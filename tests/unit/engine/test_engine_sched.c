@@ -41,6 +41,11 @@ static void test_unsupported_and_invalid(void) {
                                                          : "randomness: missing") != NULL);
             continue;
         }
+        if (k == CUZK_KIND_SNAP_DEALS) { /* registered: no commitments */
+            CHECK(cuzk_engine_submit(e, &r, &info, err) == CUZK_E_INVALID);
+            CHECK(strstr(err, "comm_r_old: missing") != NULL);
+            continue;
+        }
         CHECK(cuzk_engine_submit(e, &r, &info, err) == CUZK_E_UNSUPPORTED);
         char want[128];
         snprintf(want, sizeof want, "unsupported: %s circuit not built yet", names[k]);

@@ -1,0 +1,460 @@
+/* cuzk prove snap / verify snap / snap public-inputs: see cmd_snap.h. */
+#include "cli/cmd_snap.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/args.h"
+#include "cli/backend_pick.h"
+#include "cli/porep_params.h"
+#include "cli/prove_checked.h"
+#include "filecoin/snap/snap_challenges.h"
+#include "filecoin/snap/snap_partition.h"
+#include "groth16/prover.h"
+#include "groth16/verify.h"
+#include "util/file_read.h"
+#include "util/file_write.h"
+#include "util/hex.h"
+#include "util/parallel.h"
+#include "util/timing.h"
+
+/* A 64 GiB PartitionProof is 575,528 bytes; anything far larger is not one. */
+#define SNAP_VANILLA_MAX_BYTES ((size_t)64 << 20)
+#define SNAP_MAX_FILES 64
+
+typedef struct {
+    const char *cmd; /* "prove snap", ... for messages */
+    const fc_update_proof *p;
+    unsigned h; /* 0: p->h_default */
+    uint8_t comm[3][32];
+    fr comm_fr[3]; /* comm_r_old, comm_r_new, comm_d_new */
+    const char *dir, *out, *proof, *backend_name, *rs_seed;
+    const groth16_backend *backend;
+    unsigned threads;
+    char *paths[SNAP_MAX_FILES]; /* owned copies */
+    size_t n_files;
+    uint8_t *bytes[SNAP_MAX_FILES];
+    size_t lens[SNAP_MAX_FILES];
+} snap_cli;
+
+static const char *const comm_names[3] = {"comm_r_old", "comm_r_new", "comm_d_new"};
+
+static void snap_cli_free(snap_cli *a) {
+    for (size_t i = 0; i < a->n_files; i++) {
+        free(a->paths[i]);
+        free(a->bytes[i]);
+    }
+}
+
+static int parse_u64(uint64_t *out, const char *s, const char *cmd, const char *what) {
+    char *end;
+    if (!s || !*s || *s == '-' || *s == '+' || *s == ' ') {
+        fprintf(stderr, "cuzk %s: %s: a number is required\n", cmd, what);
+        return -1;
+    }
+    errno = 0;
+    *out = strtoull(s, &end, 10);
+    if (*end || errno == ERANGE) {
+        fprintf(stderr, "cuzk %s: %s: \"%s\" is not a number\n", cmd, what, s);
+        return -1;
+    }
+    return 0;
+}
+
+static int add_file(snap_cli *a, const char *dir, const char *name) {
+    if (a->n_files >= SNAP_MAX_FILES) {
+        fprintf(stderr, "cuzk %s: more than %d vanilla proofs\n", a->cmd, SNAP_MAX_FILES);
+        return -1;
+    }
+    size_t n = (dir ? strlen(dir) + 1 : 0) + strlen(name) + 1;
+    char *p = malloc(n);
+    if (!p) {
+        fprintf(stderr, "cuzk %s: out of memory\n", a->cmd);
+        return -1;
+    }
+    if (dir)
+        snprintf(p, n, "%s/%s", dir, name);
+    else
+        snprintf(p, n, "%s", name);
+    a->paths[a->n_files++] = p;
+    return 0;
+}
+
+static int hex32(uint8_t out[32], const char *s, const char *cmd, const char *what) {
+    if (!s || strlen(s) != 64 || hex_decode(out, 32, s) != 32) {
+        fprintf(stderr, "cuzk %s: %s: 64 hex digits (the raw 32 bytes) expected\n", cmd, what);
+        return -1;
+    }
+    return 0;
+}
+
+/* snap.json (cuzk seal update): the fields not given explicitly. */
+static int read_snap_json(snap_cli *a, const char *path, const char *given[3], const char **reg,
+                          const char **h, char num[2][24], int want_files) {
+    json_error_t je;
+    json_t *j = json_load_file(path, 0, &je);
+    if (!j) {
+        fprintf(stderr, "cuzk %s: --snap-json %s: %s\n", a->cmd, path, je.text);
+        return -1;
+    }
+    json_t *id = json_object_get(j, "registered_update_proof_id");
+    json_t *hv = json_object_get(j, "h");
+    if (!*reg && json_is_integer(id) && json_integer_value(id) >= 0) {
+        snprintf(num[0], 24, "%lld", (long long)json_integer_value(id));
+        *reg = num[0];
+    }
+    if (!*h && json_is_integer(hv) && json_integer_value(hv) >= 0) {
+        snprintf(num[1], 24, "%lld", (long long)json_integer_value(hv));
+        *h = num[1];
+    }
+    int rc = 0;
+    for (int i = 0; i < 3 && rc == 0; i++) {
+        json_t *c = json_object_get(j, comm_names[i]);
+        if (given[i])
+            continue;
+        if (!json_is_string(c)) {
+            fprintf(stderr, "cuzk %s: --snap-json %s: no \"%s\" (give --%s)\n", a->cmd, path,
+                    comm_names[i],
+                    i == 0   ? "comm-r-old"
+                    : i == 1 ? "comm-r-new"
+                             : "comm-d-new");
+            rc = -1;
+        } else {
+            rc = hex32(a->comm[i], json_string_value(c), a->cmd, comm_names[i]);
+        }
+    }
+    if (rc)
+        goto out;
+    json_t *files = json_object_get(j, "vanilla_proofs");
+    if (want_files && a->n_files == 0 && json_is_array(files)) {
+        char *dir = strdup(path), *slash = dir ? strrchr(dir, '/') : NULL;
+        if (slash)
+            *slash = 0;
+        for (size_t i = 0; i < json_array_size(files) && rc == 0; i++) {
+            json_t *f = json_array_get(files, i);
+            if (json_is_string(f)) {
+                rc = add_file(a, slash ? dir : NULL, json_string_value(f));
+            } else {
+                fprintf(stderr, "cuzk %s: --snap-json %s: vanilla_proofs[%zu] is not a file name\n",
+                        a->cmd, path, i);
+                rc = -1;
+            }
+        }
+        free(dir);
+    }
+out:
+    json_decref(j);
+    return rc;
+}
+
+/* Parses the shared options; which = 'p' prove, 'v' verify, 'i' inputs.
+ * Returns 0, 2 for a usage error, 1 for unreadable input. */
+static int snap_cli_parse(snap_cli *a, int argc, char **argv, char which, const char *usage) {
+    const char *reg = NULL, *h = NULL, *json = NULL, *c[3] = {NULL, NULL, NULL};
+    char **rest = malloc((size_t)(argc + 1) * sizeof *rest);
+    if (!rest) {
+        fprintf(stderr, "cuzk %s: out of memory\n", a->cmd);
+        return 1;
+    }
+    int nrest = 0, rc = 2;
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--vanilla") == 0 && i + 1 < argc && which == 'p') {
+            if (add_file(a, NULL, argv[++i]))
+                goto out;
+        } else {
+            rest[nrest++] = argv[i];
+        }
+    }
+    cli_opt opts[12] = {{"--registered-proof", &reg}, {"--h", &h},
+                        {"--snap-json", &json},       {"--comm-r-old", &c[0]},
+                        {"--comm-r-new", &c[1]},      {"--comm-d-new", &c[2]},
+                        {"--params-dir", &a->dir}};
+    size_t n_opts = 7;
+    if (which == 'p') {
+        opts[n_opts++] = (cli_opt){"--out", &a->out};
+        opts[n_opts++] = (cli_opt){"--backend", &a->backend_name};
+        opts[n_opts++] = (cli_opt){"--rs-seed", &a->rs_seed};
+    } else if (which == 'v') {
+        opts[n_opts++] = (cli_opt){"--proof", &a->proof};
+    }
+    if (cli_parse(nrest, rest, opts, n_opts, which == 'p' ? &a->threads : NULL, usage))
+        goto out;
+    for (int i = 0; i < 3; i++)
+        if (c[i] && hex32(a->comm[i], c[i], a->cmd, comm_names[i]))
+            goto out;
+    char num[2][24];
+    const char *given[3] = {c[0], c[1], c[2]};
+    if (json && read_snap_json(a, json, given, &reg, &h, num, which == 'p')) {
+        rc = 1;
+        goto out;
+    }
+    if (!reg || (!json && (!c[0] || !c[1] || !c[2])) || (which == 'p' && a->n_files == 0) ||
+        (which == 'v' && !a->proof)) {
+        fprintf(stderr, "usage: %s\n", usage);
+        goto out;
+    }
+    uint64_t id, hv = 0;
+    if (parse_u64(&id, reg, a->cmd, "--registered-proof") ||
+        (h && parse_u64(&hv, h, a->cmd, "--h")))
+        goto out;
+    if (!(a->p = fc_update_proof_by_id(id))) {
+        fprintf(stderr, "cuzk %s: --registered-proof %s is not a RegisteredUpdateProof (0..4)\n",
+                a->cmd, reg);
+        goto out;
+    }
+    a->h = (unsigned)hv;
+    if (hv > 64 || (hv && !fc_update_h_select(a->p, a->h))) {
+        fprintf(stderr, "cuzk %s: --h %s is not one of %s's allowed values\n", a->cmd, h,
+                a->p->name);
+        goto out;
+    }
+    for (int i = 0; i < 3; i++)
+        if (!fr_from_bytes_le(&a->comm_fr[i], a->comm[i])) {
+            fprintf(stderr, "cuzk %s: %s: not a canonical field element\n", a->cmd, comm_names[i]);
+            goto out;
+        }
+    fr probe_r, probe_s;
+    if (which == 'p' && ((a->rs_seed && cli_rs_from_seed(&probe_r, &probe_s, a->rs_seed, 0)) ||
+                         !(a->backend = cli_pick_backend(a->backend_name))))
+        goto out;
+    rc = 1;
+    for (size_t i = 0; i < a->n_files; i++) {
+        char why[256];
+        a->bytes[i] =
+            file_read_all(a->paths[i], SNAP_VANILLA_MAX_BYTES, &a->lens[i], why, sizeof why);
+        if (!a->bytes[i]) {
+            fprintf(stderr, "cuzk %s: cannot read %s: %s\n", a->cmd, a->paths[i], why);
+            goto out;
+        }
+    }
+    rc = 0;
+out:
+    free(rest);
+    return rc;
+}
+
+static unsigned h_of(const snap_cli *a) { return a->h ? a->h : a->p->h_default; }
+
+static int public_inputs(fr out[4], const snap_cli *a, unsigned k) {
+    if (snap_public_inputs(out, a->p, k, h_of(a), &a->comm_fr[0], &a->comm_fr[2], &a->comm_fr[1]) ==
+        0)
+        return 0;
+    fprintf(stderr, "cuzk %s: partition %u: cannot derive the public inputs\n", a->cmd, k);
+    return -1;
+}
+
+/* ---- snap public-inputs ---------------------------------------------------- */
+
+int cmd_snap(int argc, char **argv) {
+    const char *usage =
+        "cuzk snap public-inputs --registered-proof N (--comm-r-old HEX --comm-r-new HEX "
+        "--comm-d-new HEX | --snap-json FILE) [--h H]";
+    if (argc < 1 || strcmp(argv[0], "public-inputs") != 0) {
+        fprintf(stderr, "usage: %s\n", usage);
+        return 2;
+    }
+    snap_cli a = {.cmd = "snap public-inputs"};
+    int rc = snap_cli_parse(&a, argc - 1, argv + 1, 'i', usage);
+    for (unsigned k = 0; rc == 0 && k < a.p->partitions; k++) {
+        fr in[4];
+        if (public_inputs(in, &a, k)) {
+            rc = 1;
+            break;
+        }
+        printf("# %s partition %u (h %u): 4 public inputs, 32-byte little-endian Fr, one per "
+               "line\n",
+               a.p->name, k, h_of(&a));
+        for (int j = 0; j < 4; j++) {
+            uint8_t b[FR_BYTES];
+            char hex[2 * FR_BYTES + 1];
+            fr_to_bytes_le(b, &in[j]);
+            hex_encode(hex, b, FR_BYTES);
+            printf("%s\n", hex);
+        }
+    }
+    snap_cli_free(&a);
+    return rc;
+}
+
+/* ---- prove snap -------------------------------------------------------------- */
+
+static int prove_all(const snap_cli *a, const snap_partition *pp, groth16_proof *proofs) {
+    char params[4096], vk[4096], meta[4096], err[512];
+    snap_shape s;
+    porep_params_expect e;
+    memset(&e, 0, sizeof e);
+    e.inputs = SNAP_PUBLIC_INPUTS + 1;
+    if (snap_shape_for_id(&s, (uint64_t)a->p->id) ||
+        snap_params_paths(params, vk, meta, sizeof params, a->dir, a->p)) {
+        fprintf(stderr, "cuzk prove snap: parameter path too long\n");
+        return -1;
+    }
+    porep_params_loaded lp;
+    if (porep_params_load(&lp, params, meta, &e, a->threads, err, sizeof err)) {
+        fprintf(stderr, "cuzk prove snap: %s\n", err);
+        return -1;
+    }
+    if (lp.test_only)
+        fprintf(stderr, "prove snap: WARNING: %s are TEST-ONLY parameters (see its .meta)\n",
+                params);
+    groth16_pvk pvk;
+    groth16_error ge = {0};
+    if (groth16_pvk_prepare(&pvk, &lp.gp.vk, &ge) != GROTH16_OK) {
+        fprintf(stderr, "cuzk prove snap: %s: %s\n", params, ge.msg);
+        porep_params_free(&lp);
+        return -1;
+    }
+    const cli_prover pr = {a->backend, a->rs_seed, a->threads};
+    int rc = 0;
+    for (size_t k = 0; k < pp->n_parts && rc == 0; k++) {
+        snap_partition_job job;
+        cli_prove_stats st;
+        if (snap_partition_job_init(&job, pp, k)) {
+            fprintf(stderr, "cuzk prove snap: partition %zu: no circuit shape\n", k);
+            rc = -1;
+        } else if (cli_prove_checked(&proofs[k], "prove snap", k, k, snap_partition_synthesize,
+                                     &job, job.inputs, SNAP_PUBLIC_INPUTS, &lp.d, &pvk, &pr, &st)) {
+            rc = -1;
+        } else {
+            fprintf(stderr,
+                    "prove snap: partition %zu: %zu rows; synthesis %.1f ms, prove %.1f ms (%s "
+                    "backend), verify %.1f ms\n",
+                    k, st.rows, st.synth_ms, st.prove_ms, a->backend->name, st.verify_ms);
+        }
+    }
+    groth16_pvk_free(&pvk);
+    porep_params_free(&lp);
+    return rc;
+}
+
+int cmd_prove_snap(int argc, char **argv) {
+    const char *usage =
+        "cuzk prove snap --registered-proof N --vanilla F [--vanilla F ...] --comm-r-old HEX "
+        "--comm-r-new HEX --comm-d-new HEX [--snap-json FILE instead of the three] [--h H] "
+        "[--params-dir DIR] [--out proof.bin] [--threads N] [--backend cpu|cuda] [--rs-seed HEX "
+        "(TEST ONLY: fixed r, s)]   (DIR default: $FIL_PROOFS_PARAMETER_CACHE)";
+    snap_cli a = {.cmd = "prove snap", .out = "proof.bin", .threads = par_cpu_count()};
+    int rc = snap_cli_parse(&a, argc, argv, 'p', usage);
+    if (rc) {
+        snap_cli_free(&a);
+        return rc;
+    }
+    if (a.rs_seed)
+        fprintf(stderr, "prove snap: WARNING: --rs-seed fixes r and s: these proofs are for "
+                        "testing only (whoever knows the seed can strip their zero knowledge)\n");
+    rc = 1;
+    double t0 = timing_now_ms();
+    char err[1024];
+    snap_partition pp;
+    int prc = snap_partition_prepare_h(&pp, a.p, a.h, (const uint8_t *const *)a.bytes, a.lens,
+                                       a.n_files, a.comm[0], a.comm[1], a.comm[2], err, sizeof err);
+    if (prc != SNAP_OK) {
+        size_t bad;
+        if (sscanf(err, "vanilla_proofs[%zu]", &bad) == 1 && bad < a.n_files)
+            fprintf(stderr, "cuzk prove snap: %s (%s); no proof written\n", err, a.paths[bad]);
+        else
+            fprintf(stderr, "cuzk prove snap: %s; no proof written\n", err);
+        snap_cli_free(&a);
+        return 1;
+    }
+    fprintf(stderr,
+            "prove snap: %s, %zu partition%s: vanilla proofs checked, public inputs "
+            "derived (%.1f ms)\n",
+            a.p->name, pp.n_parts, pp.n_parts == 1 ? "" : "s", timing_now_ms() - t0);
+    const size_t P = pp.n_parts;
+    groth16_proof *proofs = calloc(P, sizeof *proofs);
+    uint8_t *bytes = malloc(P * GROTH16_PROOF_BYTES);
+    if (!proofs || !bytes) {
+        fprintf(stderr, "cuzk prove snap: out of memory\n");
+    } else if (prove_all(&a, &pp, proofs) == 0) {
+        for (size_t i = 0; i < P; i++)
+            groth16_proof_write(bytes + i * GROTH16_PROOF_BYTES, &proofs[i]);
+        char werr[512];
+        if (file_write_atomic(a.out, bytes, P * GROTH16_PROOF_BYTES, werr, sizeof werr)) {
+            fprintf(stderr, "cuzk prove snap: %s\n", werr);
+        } else {
+            printf("prove snap: %s: %zu proof%s (%zu bytes) verified and written to %s in %.1f "
+                   "s\n",
+                   a.p->name, P, P == 1 ? "" : "s", P * GROTH16_PROOF_BYTES, a.out,
+                   (timing_now_ms() - t0) / 1e3);
+            rc = 0;
+        }
+    }
+    free(proofs);
+    free(bytes);
+    snap_partition_free(&pp);
+    snap_cli_free(&a);
+    return rc;
+}
+
+/* ---- verify snap ------------------------------------------------------------- */
+
+int cmd_verify_snap(int argc, char **argv) {
+    const char *usage = "cuzk verify snap --registered-proof N (--comm-r-old HEX --comm-r-new HEX "
+                        "--comm-d-new HEX | --snap-json FILE) [--h H] --proof proof.bin "
+                        "[--params-dir DIR]";
+    snap_cli a = {.cmd = "verify snap"};
+    if (snap_cli_parse(&a, argc, argv, 'v', usage)) {
+        snap_cli_free(&a);
+        return 2;
+    }
+    double t0 = timing_now_ms();
+    const size_t P = a.p->partitions, want = P * GROTH16_PROOF_BYTES;
+    char params[4096], vk_path[4096], meta[4096];
+    int rc = 2;
+    groth16_error ge = {0};
+    groth16_vk vk;
+    memset(&vk, 0, sizeof vk);
+    groth16_pvk pvk;
+    memset(&pvk, 0, sizeof pvk);
+    uint8_t *bytes = malloc(want + 1);
+    groth16_proof *proofs = calloc(P, sizeof *proofs);
+    FILE *pf = fopen(a.proof, "rb");
+    size_t got = pf && bytes ? fread(bytes, 1, want + 1, pf) : 0, n = 0;
+    if (pf)
+        fclose(pf);
+    if (!bytes || !proofs) {
+        fprintf(stderr, "cuzk verify snap: out of memory\n");
+    } else if (!pf) {
+        fprintf(stderr, "cuzk verify snap: cannot read %s\n", a.proof);
+    } else if (got != want) {
+        fprintf(stderr, "cuzk verify snap: %s: %zu%s bytes, %zu partition%s of %s: expected %zu\n",
+                a.proof, got, got > want ? "+" : "", P, P == 1 ? "" : "s", a.p->name, want);
+    } else if (groth16_proof_read_many(proofs, P, &n, bytes, want, &ge) != GROTH16_OK) {
+        fprintf(stderr, "cuzk verify snap: %s: %s\n", a.proof, ge.msg);
+    } else if (snap_params_paths(params, vk_path, meta, sizeof vk_path, a.dir, a.p)) {
+        fprintf(stderr, "cuzk verify snap: parameter path too long\n");
+    } else if (groth16_vk_load(&vk, vk_path, &ge) != GROTH16_OK ||
+               groth16_pvk_prepare(&pvk, &vk, &ge) != GROTH16_OK) {
+        fprintf(stderr, "cuzk verify snap: %s: %s\n", vk_path, ge.msg);
+    } else {
+        rc = 0;
+        for (unsigned k = 0; k < P && rc != 2; k++) {
+            fr in[4];
+            if (public_inputs(in, &a, k)) {
+                rc = 2;
+                break;
+            }
+            groth16_status st = groth16_verify(&pvk, &proofs[k], in, 4, &ge);
+            if (st == GROTH16_ERR_INVALID_PROOF) {
+                printf("INVALID (partition %u)\n", k);
+                rc = 1;
+            } else if (st != GROTH16_OK) {
+                fprintf(stderr, "cuzk verify snap: partition %u: %s\n", k, ge.msg);
+                rc = 2;
+            }
+        }
+        if (rc == 0)
+            printf("OK: %s, %zu partition%s verified in %.1f ms\n", a.p->name, P, P == 1 ? "" : "s",
+                   timing_now_ms() - t0);
+    }
+    groth16_pvk_free(&pvk);
+    groth16_vk_free(&vk);
+    free(proofs);
+    free(bytes);
+    snap_cli_free(&a);
+    return rc;
+}

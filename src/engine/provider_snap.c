@@ -1,0 +1,117 @@
+/* The SnapDeals (empty-sector update) circuit provider: SNAP_DEALS_UPDATE
+ * requests as Curio sends them (docs/SNAPDEALS.md 1.1): registered_proof =
+ * RegisteredUpdateProof 0..4, sector_size 0 or exactly its size, one bincode
+ * PartitionProof per partition in partition order, comm_r_old / comm_r_new /
+ * comm_d_new as raw 32 bytes.
+ *
+ * plan() decodes and checks every partition before the job is queued
+ * (snap_partition_prepare: the strict decoder, the challenges comm_r_new
+ * selects, every path against its root, the roots against the commitments,
+ * the rho encoding, the apex tree up to comm_d_new), so a request that plans
+ * cleanly proves and a bad one is refused with INVALID_ARGUMENT naming the
+ * field, partition and challenge.  h is the proof's (filecoin-proofs always
+ * uses hs[3]).
+ *
+ * synthesize(k) runs the update circuit on partition k's prepared witness
+ * (snap_partition_synthesize, the CLI's path too); the 4 public inputs it
+ * inputizes must equal the derived ones.  Partitions are read-only after
+ * plan(), so they batch and synthesize in parallel like PoRep's, under the
+ * circuit id snap-<size>; the default priority is NORMAL. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/provider_util.h"
+#include "engine/providers.h"
+#include "filecoin/snap/snap_partition.h"
+
+static int blank_snap(r1cs_cs *cs, void *shape) { return snap_circuit_synthesize(cs, shape, NULL); }
+
+/* The three commitments: present (the server has checked they are 32 bytes). */
+static cuzk_status check_comms(const cuzk_request *req, char err[CUZK_ERROR_LEN]) {
+    const char *names[3] = {"comm_r_old", "comm_r_new", "comm_d_new"};
+    const uint8_t *b[3] = {req->comm_r_old, req->comm_r_new, req->comm_d_new};
+    for (int i = 0; i < 3; i++)
+        if (!b[i]) {
+            snprintf(err, CUZK_ERROR_LEN, "%s: missing (32 bytes)", names[i]);
+            return CUZK_E_INVALID;
+        }
+    return CUZK_OK;
+}
+
+static cuzk_status plan_snap(void *ctx, const cuzk_request *req, engine_plan *out,
+                             char err[CUZK_ERROR_LEN]) {
+    (void)ctx;
+    const fc_update_proof *p = NULL;
+    if (snap_request_proof(&p, req->registered_proof, req->sector_size, err, CUZK_ERROR_LEN) !=
+        SNAP_OK)
+        return CUZK_E_INVALID;
+    cuzk_status cs = check_comms(req, err);
+    if (cs != CUZK_OK)
+        return cs;
+    if (!req->vanilla_proofs || req->n_vanilla_proofs == 0) {
+        snprintf(err, CUZK_ERROR_LEN, "vanilla_proofs: missing (%u partition proofs for %s)",
+                 p->partitions, p->name);
+        return CUZK_E_INVALID;
+    }
+    snap_shape shape;
+    if (p->id < 0 || snap_shape_for_id(&shape, (uint64_t)p->id) != 0) {
+        snprintf(err, CUZK_ERROR_LEN, "%s: no update circuit shape", p->name);
+        return CUZK_E_INTERNAL;
+    }
+    snap_partition *st = calloc(1, sizeof *st);
+    if (!st) {
+        snprintf(err, CUZK_ERROR_LEN, "out of memory");
+        return CUZK_E_EXHAUSTED;
+    }
+    int prc = snap_partition_prepare(st, p, req->vanilla_proofs, req->vanilla_proofs_len,
+                                     req->n_vanilla_proofs, req->comm_r_old, req->comm_r_new,
+                                     req->comm_d_new, err, CUZK_ERROR_LEN);
+    if (prc != SNAP_OK) {
+        free(st);
+        return prc == SNAP_E_NOMEM ? CUZK_E_EXHAUSTED : CUZK_E_INVALID;
+    }
+    snprintf(out->circuit_id, sizeof out->circuit_id, "snap-%s", p->shape->short_name);
+    out->n_partitions = st->n_parts;
+    out->partition_bytes = provider_partition_bytes(out->circuit_id, blank_snap, &shape);
+    out->state = st;
+    if (!out->partition_bytes) {
+        snprintf(err, CUZK_ERROR_LEN, "could not size the %s circuit", out->circuit_id);
+        snap_partition_free(st);
+        free(st);
+        out->state = NULL;
+        return CUZK_E_INTERNAL;
+    }
+    return CUZK_OK;
+}
+
+static cuzk_status synthesize_snap(void *ctx, void *state, size_t partition, r1cs_partition *out,
+                                   char err[CUZK_ERROR_LEN]) {
+    (void)ctx;
+    memset(out, 0, sizeof *out);
+    const snap_partition *st = state;
+    snap_partition_job job;
+    if (snap_partition_job_init(&job, st, partition) != 0) {
+        snprintf(err, CUZK_ERROR_LEN, "no Snap partition %zu (of %zu)", partition, st->n_parts);
+        return CUZK_E_INTERNAL;
+    }
+    char what[48];
+    snprintf(what, sizeof what, "Snap partition %zu", partition);
+    return provider_synthesize(out, snap_partition_synthesize, &job, job.inputs, SNAP_PUBLIC_INPUTS,
+                               what, err);
+}
+
+static void release_snap(void *ctx, void *state) {
+    (void)ctx;
+    if (state)
+        snap_partition_free(state);
+    free(state);
+}
+
+const engine_circuit_provider engine_provider_snap = {
+    .name = "snap-update",
+    .ctx = NULL,
+    .plan = plan_snap,
+    .synthesize = synthesize_snap,
+    .release = release_snap,
+};
