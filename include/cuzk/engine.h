@@ -191,6 +191,13 @@ typedef struct {
     uint32_t ref_count;
 } cuzk_srs_status;
 
+/* A circuit's recorded matrices held by the PCE manager (engine/pce.h). */
+typedef struct {
+    char circuit_id[64];
+    uint64_t bytes;
+    uint64_t last_used_secs_ago;
+} cuzk_pce_status;
+
 typedef struct {
     unsigned ordinal;
     char name[128];
@@ -212,6 +219,8 @@ typedef struct {
     size_t n_gpus;
     cuzk_srs_status *srs;
     size_t n_srs;
+    cuzk_pce_status *pce; /* owned, the pces held (not those that failed) */
+    size_t n_pce;
 } cuzk_engine_status;
 
 void cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *out);

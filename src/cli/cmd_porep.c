@@ -146,13 +146,18 @@ typedef struct {
     const char *c1, *dir, *out, *proof, *backend_name, *rs_seed;
     const groth16_backend *backend;
     unsigned threads;
+    const r1cs_pce *pce; /* NULL: classic synthesis */
 } porep_args;
+
+static int blank_porep(r1cs_cs *cs, void *shape) {
+    return porep_circuit_synthesize(cs, shape, NULL);
+}
 
 /* Proves prepared partition k into *proof with a's backend, self-verified. */
 static int prove_partition(groth16_proof *proof, porep_partition *in, unsigned k,
                            const porep_params_loaded *lp, const groth16_pvk *pvk,
                            const porep_args *a, porep_timing *t) {
-    const cli_prover pr = {a->backend, a->rs_seed, a->threads};
+    const cli_prover pr = {a->backend, a->rs_seed, a->threads, a->pce, porep_partition_witness};
     cli_prove_stats st;
     if (cli_prove_checked(proof, "prove porep", k, k, porep_partition_synthesize, in,
                           in->pub.inputs, in->pub.n_inputs, &lp->d, pvk, &pr, &st))
@@ -257,9 +262,17 @@ int cmd_prove_porep(int argc, char **argv) {
         porep_params_free(&lp);
         goto done;
     }
+    char cid[64];
+    snprintf(cid, sizeof cid, "porep-%s", f.c->proof->shape->short_name);
+    r1cs_pce pce;
+    if (cli_pce_load(&pce, "prove porep", params, cid, blank_porep, &c2.shape, a.threads))
+        a.pce = &pce;
     unsigned k = 0;
     while (k < P && prove_partition(&proofs[k], &c2.parts[k], k, &lp, &pvk, &a, &t) == 0)
         k++;
+    if (a.pce)
+        pce_free(&pce);
+    a.pce = NULL;
     if (k == P) {
         double tw = timing_now_ms();
         uint8_t *bytes = malloc((size_t)P * GROTH16_PROOF_BYTES);

@@ -44,6 +44,7 @@ typedef struct {
     unsigned threads;
     post_item *items;
     size_t n_items;
+    const r1cs_pce *pce; /* NULL: classic synthesis */
 } post_cli;
 
 static void post_cli_free(post_cli *a) {
@@ -369,6 +370,8 @@ static int partition_prepare(post_partition *pp, const post_cli *a, size_t i) {
     return rc;
 }
 
+static int blank_post(r1cs_cs *cs, void *shape) { return post_circuit_synthesize(cs, shape, NULL); }
+
 static int synth_post(r1cs_cs *cs, void *ctx) {
     const post_partition *pp = ctx;
     return post_circuit_synthesize(cs, &pp->shape, &pp->witness);
@@ -381,7 +384,7 @@ static int prove_partition(groth16_proof *proof, const post_cli *a, size_t i,
     uint64_t k;
     size_t first, n;
     partition_at(a, i, &k, &first, &n);
-    const cli_prover pr = {a->backend, a->rs_seed, a->threads};
+    const cli_prover pr = {a->backend, a->rs_seed, a->threads, a->pce, post_partition_witness};
     cli_prove_stats st;
     if (cli_prove_checked(proof, "prove post", (unsigned long long)k, i, synth_post, (void *)pp,
                           pp->inputs, pp->n_inputs, &lp->d, pvk, &pr, &st))
@@ -453,9 +456,18 @@ int cmd_prove_post(int argc, char **argv) {
     }
     fprintf(stderr, "prove post: %s, %zu sector%s in %zu partition%s; parameters loaded\n",
             a.p->name, a.n_items, a.n_items == 1 ? "" : "s", P, P == 1 ? "" : "s");
+    char cid[64];
+    snprintf(cid, sizeof cid, "%s-%s", a.p->kind == FC_POST_WINNING ? "winning" : "wpost",
+             a.p->shape->short_name);
+    r1cs_pce pce;
+    if (cli_pce_load(&pce, "prove post", params, cid, blank_post, (void *)&pp[0].shape, a.threads))
+        a.pce = &pce;
     size_t k = 0;
     while (k < P && prove_partition(&proofs[k], &a, k, &pp[k], &lp, &pvk) == 0)
         k++;
+    if (a.pce)
+        pce_free(&pce);
+    a.pce = NULL;
     groth16_pvk_free(&pvk);
     porep_params_free(&lp);
     if (k < P)

@@ -8,12 +8,23 @@
 #include <stddef.h>
 
 #include "groth16/prove_checked.h"
+#include "r1cs/cs.h"
+#include "r1cs/pce.h"
 
 typedef struct {
     const groth16_backend *backend;
     const char *rs_seed; /* NULL: fresh r, s (see backend_pick.h) */
     unsigned threads;
+    const r1cs_pce *pce;        /* NULL: classic synthesis */
+    groth16_witness_fn witness; /* with pce: the partition's witness (ctx as its arg) */
 } cli_prover;
+
+/* The pce of circuit_id for `cuzk prove`: when the switch pce is on, the
+ * .pce beside params_path (the .params file), built from blank(cs, arg) on
+ * first use (pce_cache.h).  1 with *out filled (pce_free it), 0 when PCE is
+ * off or could not be had (then a message on stderr and classic synthesis). */
+int cli_pce_load(r1cs_pce *out, const char *cmd, const char *params_path, const char *circuit_id,
+                 r1cs_synth_fn blank, void *arg, unsigned threads);
 
 typedef groth16_one_stats cli_prove_stats;
 

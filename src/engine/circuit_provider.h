@@ -32,7 +32,9 @@
 #include <stdint.h>
 
 #include "cuzk/engine.h"
+#include "r1cs/cs.h"
 #include "r1cs/partition.h"
+#include "r1cs/pce.h"
 
 #define ENGINE_CIRCUIT_ID_LEN 64
 
@@ -41,6 +43,11 @@ typedef struct {
     size_t n_partitions;                    /* >= 1 */
     uint64_t partition_bytes;               /* >= r1cs_partition_bytes of each partition */
     void *state;                            /* the decoded request, owned by the provider */
+    /* The blank circuit (no values), recorded into the circuit's pce when
+     * there is none yet; NULL: this circuit has no PCE path.  blank_arg lives
+     * as long as state. */
+    r1cs_synth_fn blank;
+    void *blank_arg;
 } engine_plan;
 
 typedef struct {
@@ -55,6 +62,12 @@ typedef struct {
     cuzk_status (*synthesize)(void *ctx, void *state, size_t partition, r1cs_partition *out,
                               char err[CUZK_ERROR_LEN]);
     void (*release)(void *ctx, void *state);
+    /* Optional: as synthesize, through the circuit's recorded matrices on
+     * threads threads (falls back to classic synthesis by itself when the
+     * witness path fails); the engine calls it when the switch pce is on and
+     * the plan has a blank circuit. */
+    cuzk_status (*synthesize_pce)(void *ctx, void *state, size_t partition, const r1cs_pce *pce,
+                                  unsigned threads, r1cs_partition *out, char err[CUZK_ERROR_LEN]);
 } engine_circuit_provider;
 
 /* Registers (or replaces, with NULL removes) the provider for a kind.  The

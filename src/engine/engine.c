@@ -18,6 +18,7 @@
 #ifdef CUZK_HAVE_CUDA
 #include "cuda/cuda_backend.h"
 #endif
+#include "engine/pce.h"
 #include "engine/engine_internal.h"
 #include "engine/pipeline.h"
 #include "filecoin/hash/blake2b.h"
@@ -153,6 +154,7 @@ void cuzk_engine_free(cuzk_engine *e) {
         return;
     cuzk_engine_shutdown(e);
     job_table_clear(&e->jobs);
+    engine_pce_free_all(e);
     srs_free(&e->srs);
     pthread_cond_destroy(&e->cv_sched);
     pthread_cond_destroy(&e->cv_synth);

@@ -98,6 +98,8 @@ struct cuzk_engine {
     unsigned synth_workers, prover_workers, prover_threads;
     unsigned synth_tasks; /* tasks taken, not yet queued (waiting for memory or synthesizing) */
     unsigned synth_active, prove_active;
+    unsigned synth_cores;    /* cores for synthesis, shared by the PCE partitions in flight */
+    struct engine_pce *pces; /* engine/pce.h, under mu */
     uint64_t next_batch_id, next_dispatch_seq;
     pthread_t dispatcher;
     pthread_t *synth_tids, *prover_tids;

@@ -22,6 +22,13 @@ void mem_take_srs(mem_budget *m, uint64_t n) {
 
 void mem_put_srs(mem_budget *m, uint64_t n) { m->srs_bytes -= n < m->srs_bytes ? n : m->srs_bytes; }
 
+void mem_take_pce(mem_budget *m, uint64_t n) {
+    m->pce_bytes += n;
+    note_peak(m);
+}
+
+void mem_put_pce(mem_budget *m, uint64_t n) { m->pce_bytes -= n < m->pce_bytes ? n : m->pce_bytes; }
+
 void mem_take_parts(mem_budget *m, uint64_t n) {
     m->part_bytes += n;
     note_peak(m);

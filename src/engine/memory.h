@@ -1,6 +1,7 @@
 /* The memory budget: one number that bounds what the engine holds.
  *
  *   used = hot parameter sets (decoded points, srs.h)
+ *        + recorded matrices (engine/pce.h)
  *        + reservations for synthesized partitions in flight
  * and used never exceeds budget: callers reserve before they allocate
  * (mem_fits, then mem_take), and wait on the engine's memory condition, or
@@ -20,18 +21,25 @@ typedef struct {
     uint64_t srs_bytes;   /* hot parameter sets, loading ones included */
     uint64_t part_bytes;  /* partition reservations (upper bounds) */
     uint64_t part_actual; /* bytes the synthesized partitions own now */
+    uint64_t pce_bytes;   /* recorded matrices kept by the PCE manager (engine/pce.h) */
     uint64_t peak_used, peak_part_actual;
     uint64_t waits; /* times someone had to wait for memory */
 } mem_budget;
 
 void mem_init(mem_budget *m, uint64_t budget);
-static inline uint64_t mem_used(const mem_budget *m) { return m->srs_bytes + m->part_bytes; }
+static inline uint64_t mem_used(const mem_budget *m) {
+    return m->srs_bytes + m->part_bytes + m->pce_bytes;
+}
 static inline int mem_fits(const mem_budget *m, uint64_t need) {
     return need <= m->budget && mem_used(m) <= m->budget - need;
 }
 /* Accounting; the callers have checked mem_fits. */
 void mem_take_srs(mem_budget *m, uint64_t n);
 void mem_put_srs(mem_budget *m, uint64_t n);
+/* The PCE manager's matrices: taken when a pce is obtained (even past the
+ * budget: they replace the classic path's far larger per-partition work). */
+void mem_take_pce(mem_budget *m, uint64_t n);
+void mem_put_pce(mem_budget *m, uint64_t n);
 void mem_take_parts(mem_budget *m, uint64_t n);
 void mem_put_parts(mem_budget *m, uint64_t n);
 void mem_actual_add(mem_budget *m, uint64_t n);

@@ -241,6 +241,7 @@ int pipeline_start(cuzk_engine *e, char err[CUZK_ERROR_LEN]) {
     }
     unsigned maxpar = c->max_parallel_synthesis ? c->max_parallel_synthesis : 18;
     e->synth_workers = synth < maxpar ? synth : maxpar;
+    e->synth_cores = synth;
     e->prover_threads = prove;
     e->srs.decode_threads = prove; /* decoding runs while the prover cores wait for it */
     e->prover_workers = 1;         /* the CPU backend: one call at a time, prover_threads wide */

@@ -79,6 +79,8 @@ static cuzk_status plan_porep(void *ctx, const cuzk_request *req, engine_plan *o
     out->n_partitions = st->n_partitions;
     out->partition_bytes = provider_partition_bytes(out->circuit_id, blank_porep, &st->shape);
     out->state = st;
+    out->blank = blank_porep;
+    out->blank_arg = &st->shape;
     if (!out->partition_bytes) {
         snprintf(err, CUZK_ERROR_LEN, "could not size the %s circuit", out->circuit_id);
         rc = CUZK_E_INTERNAL;
@@ -90,15 +92,22 @@ static cuzk_status plan_porep(void *ctx, const cuzk_request *req, engine_plan *o
     return rc;
 }
 
-static cuzk_status synthesize_porep(void *ctx, void *state, size_t partition, r1cs_partition *out,
-                                    char err[CUZK_ERROR_LEN]) {
+static cuzk_status synthesize_pce_porep(void *ctx, void *state, size_t partition,
+                                        const r1cs_pce *pce, unsigned threads, r1cs_partition *out,
+                                        char err[CUZK_ERROR_LEN]) {
     (void)ctx;
     porep_c2 *st = state;
     porep_partition *p = &st->parts[partition];
     char what[48];
     snprintf(what, sizeof what, "partition %zu", partition);
-    return provider_synthesize(out, porep_partition_synthesize, p, p->pub.inputs, p->pub.n_inputs,
-                               what, err);
+    const groth16_synth_source src = {porep_partition_synthesize, p, pce,
+                                      porep_partition_witness,    p, threads};
+    return provider_synthesize(out, &src, p->pub.inputs, p->pub.n_inputs, what, err);
+}
+
+static cuzk_status synthesize_porep(void *ctx, void *state, size_t partition, r1cs_partition *out,
+                                    char err[CUZK_ERROR_LEN]) {
+    return synthesize_pce_porep(ctx, state, partition, NULL, 1, out, err);
 }
 
 static void release_porep(void *ctx, void *state) {
@@ -114,4 +123,5 @@ const engine_circuit_provider engine_provider_porep = {
     .plan = plan_porep,
     .synthesize = synthesize_porep,
     .release = release_porep,
+    .synthesize_pce = synthesize_pce_porep,
 };

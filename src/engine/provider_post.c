@@ -63,6 +63,8 @@ static cuzk_status plan_post(void *ctx, const cuzk_request *req, engine_plan *ou
     out->n_partitions = 1;
     out->partition_bytes = provider_partition_bytes(out->circuit_id, blank_post, &st->shape);
     out->state = st;
+    out->blank = blank_post;
+    out->blank_arg = &st->shape;
     if (!out->partition_bytes) {
         snprintf(err, CUZK_ERROR_LEN, "could not size the %s circuit", out->circuit_id);
         post_partition_free(st);
@@ -83,8 +85,9 @@ static int synth_fn(r1cs_cs *cs, void *vctx) {
     return post_circuit_synthesize(cs, c->shape, c->w);
 }
 
-static cuzk_status synthesize_post(void *ctx, void *state, size_t partition, r1cs_partition *out,
-                                   char err[CUZK_ERROR_LEN]) {
+static cuzk_status synthesize_pce_post(void *ctx, void *state, size_t partition,
+                                       const r1cs_pce *pce, unsigned threads, r1cs_partition *out,
+                                       char err[CUZK_ERROR_LEN]) {
     (void)ctx;
     memset(out, 0, sizeof *out);
     post_partition *st = state;
@@ -93,7 +96,13 @@ static cuzk_status synthesize_post(void *ctx, void *state, size_t partition, r1c
         return CUZK_E_INTERNAL;
     }
     synth_ctx c = {&st->shape, &st->witness};
-    return provider_synthesize(out, synth_fn, &c, st->inputs, st->n_inputs, "PoSt partition", err);
+    const groth16_synth_source src = {synth_fn, &c, pce, post_partition_witness, st, threads};
+    return provider_synthesize(out, &src, st->inputs, st->n_inputs, "PoSt partition", err);
+}
+
+static cuzk_status synthesize_post(void *ctx, void *state, size_t partition, r1cs_partition *out,
+                                   char err[CUZK_ERROR_LEN]) {
+    return synthesize_pce_post(ctx, state, partition, NULL, 1, out, err);
 }
 
 static void release_post(void *ctx, void *state) {
@@ -110,4 +119,5 @@ const engine_circuit_provider engine_provider_post = {
     .plan = plan_post,
     .synthesize = synthesize_post,
     .release = release_post,
+    .synthesize_pce = synthesize_pce_post,
 };

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/pce.h"
 #include "engine/engine_internal.h"
 
 #ifdef CUZK_HAVE_CUDA
@@ -47,6 +48,18 @@ void cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *out) {
             o->ref_count = s->refs;
         }
     }
+    n = 0;
+    for (engine_pce *p = e->pces; p; p = p->next)
+        n += p->state == ENGINE_PCE_READY;
+    out->pce = n ? calloc(n, sizeof *out->pce) : NULL;
+    for (engine_pce *p = e->pces; out->pce && p; p = p->next)
+        if (p->state == ENGINE_PCE_READY) {
+            cuzk_pce_status *o = &out->pce[out->n_pce++];
+            snprintf(o->circuit_id, sizeof o->circuit_id, "%s", p->circuit_id);
+            o->bytes = p->bytes;
+            double ago = (engine_now(e) - p->last_used_ms) / 1e3;
+            o->last_used_secs_ago = ago > 0 ? (uint64_t)ago : 0;
+        }
 #ifdef CUZK_HAVE_CUDA
     if (strcmp(e->backend->name, "cuda") == 0 && (out->gpus = calloc(1, sizeof *out->gpus))) {
         cuzk_gpu_status *g = out->gpus;
@@ -79,6 +92,7 @@ void cuzk_engine_status_clear(cuzk_engine_status *s) {
         return;
     free(s->gpus);
     free(s->srs);
+    free(s->pce);
     memset(s, 0, sizeof *s);
 }
 

@@ -7,6 +7,7 @@
  * need be), synthesizes each live job's partition without the lock, and
  * queues the group for the provers.  A member whose job was cancelled or
  * failed meanwhile is dropped at the end of its synthesis. */
+#include "engine/pce.h"
 #include "engine/synthesis.h"
 
 #include <stdio.h>
@@ -124,8 +125,15 @@ static void synthesize_members(cuzk_engine *e, engine_group *g, member_result *r
         member_result *r = &res[k];
         snprintf(r->err, sizeof r->err, "internal: out of memory");
         r->start_ms = engine_now(e);
-        r->st = j->provider.synthesize(j->provider.ctx, j->plan.state, g->partition, &g->parts[k],
-                                       r->err);
+        unsigned threads = 1;
+        const r1cs_pce *pce =
+            j->provider.synthesize_pce ? engine_pce_get(e, &j->plan, &threads) : NULL;
+        if (pce)
+            r->st = j->provider.synthesize_pce(j->provider.ctx, j->plan.state, g->partition, pce,
+                                               threads, &g->parts[k], r->err);
+        else
+            r->st = j->provider.synthesize(j->provider.ctx, j->plan.state, g->partition,
+                                           &g->parts[k], r->err);
         if (r->st != CUZK_OK)
             r1cs_partition_free(&g->parts[k]);
         r->end_ms = engine_now(e);

@@ -309,6 +309,6 @@ static void release(void *vs, void *state) {
 }
 
 engine_circuit_provider engine_synthetic_provider(engine_synthetic *s) {
-    engine_circuit_provider p = {"synthetic", s, plan, synth, release};
+    engine_circuit_provider p = {"synthetic", s, plan, synth, release, NULL};
     return p;
 }

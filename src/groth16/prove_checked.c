@@ -4,7 +4,9 @@
 #include <openssl/sha.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "util/err.h"
 #include "util/hex.h"
@@ -51,6 +53,75 @@ int groth16_synthesize_checked(r1cs_partition *out, r1cs_synth_fn synth, void *a
         r1cs_partition_free(out);
     r1cs_cs_free(cs);
     return rc;
+}
+
+static int same_inputs(const fr *input, size_t n_in, const fr *inputs, size_t n_inputs) {
+    int same = n_in == n_inputs + 1;
+    for (size_t i = 0; same && i < n_inputs; i++)
+        same = fr_equal(&input[i + 1], &inputs[i]);
+    return same;
+}
+
+/* aux is large: 2 MiB-aligned and advised huge so its first touch by the
+ * witness threads faults in big pages. */
+static fr *alloc_aux(size_t n) {
+    size_t bytes = (n ? n : 1) * sizeof(fr), huge = (size_t)2 << 20;
+    bytes = (bytes + huge - 1) / huge * huge;
+    void *p = NULL;
+    if (posix_memalign(&p, huge, bytes))
+        return NULL;
+    madvise(p, bytes, MADV_HUGEPAGE);
+    return p;
+}
+
+/* The pce path: 0, 1 out of memory, -1 another failure (why in err). */
+static int synth_pce(r1cs_partition *out, const groth16_synth_source *src, const fr *inputs,
+                     size_t n_inputs, char *err, size_t cap) {
+    const r1cs_pce *p = src->pce;
+    fr *input = malloc((p->num_inputs ? p->num_inputs : 1) * sizeof(fr));
+    fr *aux = alloc_aux(p->num_aux);
+    if (!input || !aux) {
+        free(input);
+        free(aux);
+        return err_set(err, cap, "out of memory"), 1;
+    }
+    unsigned t = src->threads ? src->threads : 1;
+    if (src->witness(src->witness_arg, p, t, input, aux, err, cap)) {
+        free(input);
+        free(aux);
+        return -1;
+    }
+    if (!same_inputs(input, p->num_inputs, inputs, n_inputs)) {
+        free(input);
+        free(aux);
+        return err_set(err, cap, "the witness's public inputs differ from the derived ones");
+    }
+    if (pce_partition(p, input, aux, t, out, err, cap)) /* frees input, aux */
+        return strstr(err, "out of memory") ? 1 : -1;
+    return 0;
+}
+
+int groth16_synthesize_source(r1cs_partition *out, const groth16_synth_source *src,
+                              const fr *inputs, size_t n_inputs, int *fell_back, char *note,
+                              size_t note_cap, char *err, size_t cap) {
+    if (fell_back)
+        *fell_back = 0;
+    if (note && note_cap)
+        note[0] = 0;
+    if (src->pce && src->witness) {
+        memset(out, 0, sizeof *out);
+        char why[384];
+        int r = synth_pce(out, src, inputs, n_inputs, why, sizeof why);
+        if (r == 0)
+            return 0;
+        if (r == 1)
+            return err_set(err, cap, "out of memory");
+        if (fell_back)
+            *fell_back = 1;
+        if (note && note_cap)
+            snprintf(note, note_cap, "pce synthesis failed (%.200s); classic synthesis used", why);
+    }
+    return groth16_synthesize_checked(out, src->synth, src->arg, inputs, n_inputs, err, cap);
 }
 
 static int verify_one(const groth16_pvk *pvk, const groth16_proof *proof, const r1cs_partition *p,
@@ -115,15 +186,17 @@ size_t groth16_prove_checked(groth16_proof *proofs, groth16_proof_check *chk,
     return good;
 }
 
-int groth16_prove_one_checked(groth16_proof *proof, r1cs_synth_fn synth, void *arg,
+int groth16_prove_one_checked(groth16_proof *proof, const groth16_synth_source *src,
                               const fr *inputs, size_t n_inputs, const groth16_params_data *srs,
                               const groth16_pvk *pvk, const groth16_prove_opts *o,
                               groth16_one_stats *st, char *err, size_t cap) {
     memset(st, 0, sizeof *st);
     double t0 = timing_now_ms();
     r1cs_partition part;
-    if (groth16_synthesize_checked(&part, synth, arg, inputs, n_inputs, err, cap))
+    if (groth16_synthesize_source(&part, src, inputs, n_inputs, &st->fell_back, st->note,
+                                  sizeof st->note, err, cap))
         return -1;
+    st->pce = src->pce && src->witness && !st->fell_back;
     st->synth_ms = timing_now_ms() - t0;
     st->rows = part.num_constraints;
     size_t good =

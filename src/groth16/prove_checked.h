@@ -18,6 +18,7 @@
 #include "groth16/backend.h"
 #include "groth16/verify.h"
 #include "r1cs/cs.h"
+#include "r1cs/pce.h"
 
 /* Proving-mode synthesis of synth(cs, arg) into *out, whose public inputs
  * (after ONE) must be inputs[0..n_inputs).  Returns 0, or -1 with a message
@@ -25,6 +26,34 @@
  * inputs differ from the derived ones") and *out empty. */
 int groth16_synthesize_checked(r1cs_partition *out, r1cs_synth_fn synth, void *arg,
                                const fr *inputs, size_t n_inputs, char *err, size_t cap);
+
+/* A witness generator over a recorded shape: fills input (p->num_inputs,
+ * ONE first) and aux (p->num_aux) exactly as classic synthesis allocates
+ * them, on threads threads.  0, or -1 with a message. */
+typedef int (*groth16_witness_fn)(void *arg, const r1cs_pce *p, unsigned threads, fr *input,
+                                  fr *aux, char *err, size_t cap);
+
+/* Where a partition's a, b, c come from: classic synthesis of synth(cs, arg),
+ * or, when pce and witness are set, witness-only generation + the recorded
+ * matrices (witness_arg, threads threads). */
+typedef struct {
+    r1cs_synth_fn synth;
+    void *arg;
+    const r1cs_pce *pce;
+    groth16_witness_fn witness;
+    void *witness_arg;
+    unsigned threads;
+} groth16_synth_source;
+
+/* groth16_synthesize_checked through src: with a pce, the witness on
+ * src->threads threads, the public inputs checked, then pce_partition.  If
+ * that fails for any reason but out of memory, classic synthesis is used
+ * instead: *fell_back (may be NULL) is set and note (may be NULL) says why.
+ * The result is byte for byte classic synthesis's.  0, or -1 as
+ * groth16_synthesize_checked. */
+int groth16_synthesize_source(r1cs_partition *out, const groth16_synth_source *src,
+                              const fr *inputs, size_t n_inputs, int *fell_back, char *note,
+                              size_t note_cap, char *err, size_t cap);
 
 typedef struct {
     const groth16_backend *backend;
@@ -66,12 +95,15 @@ typedef struct {
     size_t rows;
     groth16_prove_timing pt; /* the backend's breakdown */
     groth16_proof_check chk;
+    int pce;       /* synthesized through the pce */
+    int fell_back; /* the pce path failed; classic synthesis was used */
+    char note[256];
 } groth16_one_stats;
 
-/* One partition: groth16_synthesize_checked, then groth16_prove_checked
+/* One partition: groth16_synthesize_source, then groth16_prove_checked
  * (o->r, o->s: one value each, or NULL).  Returns 0 with a good *proof, or
  * -1 with a message in err. */
-int groth16_prove_one_checked(groth16_proof *proof, r1cs_synth_fn synth, void *arg,
+int groth16_prove_one_checked(groth16_proof *proof, const groth16_synth_source *src,
                               const fr *inputs, size_t n_inputs, const groth16_params_data *srs,
                               const groth16_pvk *pvk, const groth16_prove_opts *o,
                               groth16_one_stats *st, char *err, size_t cap);

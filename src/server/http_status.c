@@ -100,7 +100,13 @@ char *http_status_json(cuzk_engine *e) {
                            (json_int_t)s.srs[i].size_bytes, "evictable", s.srs[i].ref_count == 0,
                            "tier", (unsigned)s.srs[i].tier < 3 ? tiers[s.srs[i].tier] : "?",
                            "ref_count", (int)s.srs[i].ref_count));
-    json_object_set_new(root, "allocations", json_pack("{s:o,s:[]}", "srs", srs, "pce"));
+    json_t *pce = json_array();
+    for (size_t i = 0; i < s.n_pce; i++)
+        json_array_append_new(pce,
+                              json_pack("{s:s,s:I,s:I,s:b}", "circuit_id", s.pce[i].circuit_id,
+                                        "bytes", (json_int_t)s.pce[i].bytes, "last_used_secs_ago",
+                                        (json_int_t)s.pce[i].last_used_secs_ago, "evictable", 0));
+    json_object_set_new(root, "allocations", json_pack("{s:o,s:o}", "srs", srs, "pce", pce));
     json_t *done = json_object(), *failed = json_object(), *pending = json_object(),
            *running = json_object();
     uint64_t depth = 0, in_flight = 0;

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """The daemon and `cuzk prove porep` make the same proof: one 2 KiB PoRep C1
 (Curio's wrapper), proved over gRPC by the real daemon and by the CLI with the
-same fixed r, s (CUZK_TEST_ONLY_RS_SEED / --rs-seed, TEST ONLY), must give
+same fixed r, s (CUZK_TEST_ONLY_RS_SEED / --rs-seed, TEST ONLY), the daemon
+with synthesis through PCE (default) and classic (CUZK_PCE=0), must give
 byte-identical 192-byte proofs, which `cuzk verify porep` accepts.  Both run
 filecoin/porep_partition and groth16/prove_checked; this test keeps them
 together.  (Fresh r, s would make the proofs differ, so equality also shows
@@ -51,8 +52,9 @@ check(run("seal", "--sector-size", "2KiB", "--registered-proof", "5", "--random"
 c1 = os.path.join(sdir, "c1.json")
 
 
-def daemon_proof(seed):
-    """The proof the daemon returns for c1 with r, s fixed by seed."""
+def daemon_proof(seed, pce):
+    """The proof the daemon returns for c1 with r, s fixed by seed, synthesis
+    through PCE or classic (the switch pce, CUZK_PCE)."""
     sock = os.path.join(tmp, "run", "cuzk.sock")
     cfg = os.path.join(tmp, "cuzk.toml")
     with open(cfg, "w") as f:
@@ -60,7 +62,7 @@ def daemon_proof(seed):
                 '[gpus]\nuse_gpu = false\n')
     log = open(os.path.join(tmp, "daemon.log"), "w")
     d = subprocess.Popen([cuzk, "daemon", "--config", cfg], stderr=log,
-                         stdout=subprocess.DEVNULL, env=dict(env, CUZK_TEST_ONLY_RS_SEED=seed))
+                         stdout=subprocess.DEVNULL, env=dict(env, CUZK_TEST_ONLY_RS_SEED=seed, CUZK_PCE=pce))
     ch = grpc.insecure_channel(f"unix://{sock}")
     try:
         grpc.channel_ready_future(ch).result(timeout=30)
@@ -72,7 +74,7 @@ def daemon_proof(seed):
                                     miner_id=1001, vanilla_proof=open(c1, "rb").read())
         r = prove(pb.ProveRequest(submit=req), timeout=1800).result
         check(r.status == pb.AwaitProofResponse.COMPLETED and len(r.proof) == 192,
-              f"daemon: status {r.status} ({r.error_message}), {len(r.proof)} bytes")
+              f"daemon (CUZK_PCE={pce}): status {r.status} ({r.error_message}), {len(r.proof)} bytes")
         return r.proof
     finally:
         ch.close()
@@ -84,11 +86,13 @@ def daemon_proof(seed):
 
 
 try:
-    from_daemon = daemon_proof(SEED)
+    from_daemon = daemon_proof(SEED, "1")
+    check(from_daemon == daemon_proof(SEED, "0"),
+          "the daemon's proofs through PCE and classic synthesis are byte-identical")
     cli = os.path.join(tmp, "cli.proof")
     r = run("prove", "porep", "--c1", c1, "--params-dir", params, "--rs-seed", SEED, "--out", cli,
-            env=env)
-    check(r.returncode == 0, "cuzk prove porep --rs-seed")
+            env=dict(env, CUZK_PCE="0"))
+    check(r.returncode == 0, "cuzk prove porep --rs-seed (CUZK_PCE=0, classic)")
     from_cli = open(cli, "rb").read() if r.returncode == 0 else b""
     check(len(from_cli) == 192 and from_cli == from_daemon,
           "the daemon's and the CLI's proofs are byte-identical")

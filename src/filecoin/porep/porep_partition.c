@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "filecoin/porep/porep_witness_par.h"
 #include "filecoin/porep/replica_id.h"
 #include "filecoin/proof_types.h"
 #include "filecoin/prover_id.h"
@@ -83,4 +84,11 @@ int porep_c1_identity_check(const c1_output *c, uint64_t miner_id, uint64_t sect
             c->replica_id[1], c->replica_id[2], c->replica_id[3], rid[0], rid[1], rid[2], rid[3],
             wrap);
     return -1;
+}
+
+int porep_partition_witness(void *partition, const r1cs_pce *p, unsigned threads, fr *input,
+                            fr *aux, char *err, size_t cap) {
+    const porep_partition *pp = partition;
+    return porep_witness_generate(&pp->w.shape, &pp->w.w, p->segments, p->n_segments, p->num_inputs,
+                                  p->num_aux, threads, input, aux, err, cap);
 }

@@ -33,6 +33,7 @@
 #include "filecoin/c1/c1.h"
 #include "filecoin/porep/porep_inputs.h"
 #include "r1cs/cs.h"
+#include "r1cs/pce.h"
 
 /* One partition: its derived public inputs and its checked witness. */
 typedef struct {
@@ -67,5 +68,11 @@ int porep_c1_identity_check(const c1_output *c, uint64_t miner_id, uint64_t sect
 /* r1cs_synth_fn over a porep_partition: the PoRep circuit of that partition
  * in whatever mode cs is (proving: with the prepared witness). */
 int porep_partition_synthesize(r1cs_cs *cs, void *partition);
+
+/* groth16_witness_fn over a porep_partition: its witness on threads threads
+ * (porep_witness_generate) at the recorded shape p's segments and counts.
+ * 0, or -1 with a message (the caller then synthesizes classically). */
+int porep_partition_witness(void *partition, const r1cs_pce *p, unsigned threads, fr *input,
+                            fr *aux, char *err, size_t cap);
 
 #endif

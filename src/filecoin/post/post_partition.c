@@ -8,6 +8,7 @@
 #include "filecoin/merkle/inclusion_proof.h"
 #include "filecoin/merkle/merkle_proof.h"
 #include "filecoin/post/post_challenges.h"
+#include "filecoin/post/post_witness_par.h"
 #include "gadget/poseidon.h"
 #include "util/err.h"
 
@@ -263,4 +264,11 @@ post_partition_status post_partition_prepare(post_partition *out, const fc_post_
 fail:
     post_partition_free(out);
     return rc;
+}
+
+int post_partition_witness(void *partition, const r1cs_pce *p, unsigned threads, fr *input, fr *aux,
+                           char *err, size_t cap) {
+    const post_partition *pp = partition;
+    return post_witness_generate(&pp->shape, &pp->witness, p->segments, p->n_segments,
+                                 p->num_inputs, p->num_aux, threads, input, aux, err, cap);
 }

@@ -27,6 +27,7 @@
 #include "filecoin/post/post_circuit.h"
 #include "filecoin/post/post_vanilla.h"
 #include "filecoin/proof_types.h"
+#include "r1cs/pce.h"
 
 typedef struct {
     uint64_t sector_id;
@@ -80,5 +81,11 @@ post_partition_status post_partition_prepare(post_partition *out, const fc_post_
                                              size_t n, const uint8_t randomness[32],
                                              uint64_t partition, char *err, size_t errlen);
 void post_partition_free(post_partition *pp);
+
+/* groth16_witness_fn over a post_partition: its witness on threads threads
+ * (post_witness_generate) at the recorded shape p's segments and counts.
+ * 0, or -1 with a message (the caller then synthesizes classically). */
+int post_partition_witness(void *partition, const r1cs_pce *p, unsigned threads, fr *input, fr *aux,
+                           char *err, size_t cap);
 
 #endif

@@ -134,7 +134,8 @@ FX_FN void fx_release(void *ctx, void *state) {
     free(w);
 }
 
-static const engine_circuit_provider fx_provider = {"fixture", NULL, fx_plan, fx_synth, fx_release};
+static const engine_circuit_provider fx_provider = {"fixture", NULL,       fx_plan,
+                                                    fx_synth,  fx_release, NULL};
 
 FX_FN groth16_status fx_prove(groth16_proof *proofs, const r1cs_partition *parts, size_t n,
                               const groth16_params_data *srs, const fr *r, const fr *s,
