@@ -307,7 +307,7 @@ static int prove_all(const snap_cli *a, const snap_partition *pp, groth16_proof 
         porep_params_free(&lp);
         return -1;
     }
-    const cli_prover pr = {a->backend, a->rs_seed, a->threads};
+    const cli_prover pr = {a->backend, a->rs_seed, a->threads, NULL, NULL}; /* classic */
     int rc = 0;
     for (size_t k = 0; k < pp->n_parts && rc == 0; k++) {
         snap_partition_job job;

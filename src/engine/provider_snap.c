@@ -97,8 +97,10 @@ static cuzk_status synthesize_snap(void *ctx, void *state, size_t partition, r1c
     }
     char what[48];
     snprintf(what, sizeof what, "Snap partition %zu", partition);
-    return provider_synthesize(out, snap_partition_synthesize, &job, job.inputs, SNAP_PUBLIC_INPUTS,
-                               what, err);
+    /* classic synthesis: SnapDeals has its segments but no parallel witness
+     * generator yet */
+    const groth16_synth_source src = {snap_partition_synthesize, &job, NULL, NULL, NULL, 1};
+    return provider_synthesize(out, &src, job.inputs, SNAP_PUBLIC_INPUTS, what, err);
 }
 
 static void release_snap(void *ctx, void *state) {
