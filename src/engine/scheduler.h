@@ -20,7 +20,8 @@
  *   the engine is draining                       -> "drain"
  * otherwise the collector waits (SCHED_WAIT, with the time the wait flush is
  * due).  A CRITICAL head is never held: it leaves at once with the
- * same-circuit companions already queued.  With max_batch_size 1 every job is its own batch (no flush counted).
+ * same-circuit companions already queued.  With max_batch_size 1 every job is its own batch (no
+ * flush counted).
  *
  * The scheduler owns no jobs: the queues borrow the job table's references.
  * Every function runs under the engine lock. */
