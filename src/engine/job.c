@@ -138,6 +138,13 @@ void job_table_init(job_table *t, size_t keep_count, double keep_ms, pthread_con
 }
 
 void job_table_clear(job_table *t) {
+    /* final jobs detached from the table (an abandoned id started again) are
+     * held by the retention list alone */
+    for (engine_job *j = t->fin_head, *next; j; j = next) {
+        next = j->f_next;
+        if (!j->in_table)
+            job_unref(j);
+    }
     for (size_t b = 0; b < JOB_TABLE_BUCKETS; b++) {
         engine_job *j = t->bucket[b];
         while (j) {
