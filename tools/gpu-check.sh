@@ -13,6 +13,10 @@
 #   tools/gpu-check.sh snap [2k|8m]: SnapDeals (cuzk seal + seal update),
 #   TEST-ONLY setup snap-SIZE, CPU and CUDA proofs with the same r, s
 #   byte-identical and verified (8m: 4 partitions of 10 M constraints).
+#   tools/gpu-check.sh abc [32g]: a/b/c on the device (issue #30): cuzk_gpu_check_abc,
+#   then PoRep 2 KiB and 512 MiB proved by the CPU and by CUDA with gpu_abc on
+#   and off (same r, s: byte-identical, verified), `cuzk pce gpu` timings at
+#   512 MiB (and porep-32g with the 32g argument: recorded here first).
 #   tools/gpu-check.sh ab: bench_cuda of an older commit (.device/old, made by
 #   tools/gpu-prepare.sh --old REV) against this tree's, in one call.
 #   tools/gpu-check.sh cuda [MSM_LOG NTT_LOG]: only the CUDA backend: build
@@ -168,6 +172,43 @@ if [ "${1:-}" = porep512 ]; then
     $c verify porep --c1 $c1 --params-dir $d/p --proof $d/cuda.bin | tail -1
     timeout 200 $c bench ab --workload porep-512m --c1 $c1 --params-dir $d/p --backend cuda \
         --a gpu_g2=0 --b gpu_g2=1 --runs 3 2>&1 | tee $out/ab512.txt | tail -26
+    exit 0
+fi
+if [ "${1:-}" = abc ]; then
+    gpu_build cuzk cuzk_gpu_check_abc || exit 1
+    c=build-gpu/cuzk
+    timeout 150 build-gpu/cuzk_gpu_check_abc 2>&1 | tee $out/gpu_check_abc.txt |
+        grep -E "gpu abc|gpu prove|passed|failed|DIFFERENT"
+    for sz in 2k 512m; do
+        d=/tmp/abc-$sz
+        case $sz in 2k) size=2KiB rp=StackedDrg2KiBV1_1 ;; 512m) size=512MiB rp=StackedDrg512MiBV1_1 ;; esac
+        t=$(date +%s)
+        { [ -f $d/s/c1.json ] || timeout 300 $c seal --sector-size $size --registered-proof $rp \
+            --random 7 --miner-id 1234 --sector-number 3 --ticket "$(printf '%062d00' 1)" \
+            --seed "$(printf '%062d00' 2)" --threads "$(nproc)" --out $d/s; } >$out/abc_seal_$sz.txt 2>&1 ||
+            { tail $out/abc_seal_$sz.txt; exit 1; }
+        [ -s $d/p/done ] || { timeout 300 $c setup porep-$sz --out $d/p >$out/abc_setup_$sz.txt 2>&1 &&
+            touch $d/p/done; } || { tail $out/abc_setup_$sz.txt; exit 1; }
+        echo "porep-$sz: seal + setup $(($(date +%s) - t)) s"
+        for v in cpu abc1 abc0 abc1; do
+            be=cuda; [ $v = cpu ] && be=cpu
+            CUZK_GPU_ABC=${v#abc} CUZK_TIMING=1 timeout 200 $c prove porep --c1 $d/s/c1.json \
+                --params-dir $d/p --backend $be --rs-seed 0badc0de --out $d/$v.bin 2>&1 |
+                tee $out/abc_prove_${sz}_$v.txt | grep -E "deferred|proof 0: total|^prove|rror" | tail -4
+        done
+        cmp $d/cpu.bin $d/abc1.bin && cmp $d/cpu.bin $d/abc0.bin &&
+            echo "porep-$sz: CPU, CUDA gpu_abc=1 and gpu_abc=0 proofs byte-identical (fixed r, s)"
+        $c verify porep --c1 $d/s/c1.json --params-dir $d/p --proof $d/abc1.bin | tail -1
+    done
+    f=$(ls /tmp/abc-512m/p/*.pce | head -1)
+    timeout 120 $c pce gpu $f --circuit porep-512m --reps 3 2>&1 | tee $out/pce_gpu_512m.txt
+    [ "${2:-}" = 32g ] || exit 0
+    mkdir -p /tmp/pce
+    [ -f /tmp/pce/done ] || { timeout 200 $c pce build porep-32g --dir /tmp/pce --threads "$(nproc)" \
+        >$out/pce_build_32g.txt 2>&1 && touch /tmp/pce/done; } || { tail $out/pce_build_32g.txt; exit 1; }
+    f=$(ls /tmp/pce/*.pce | head -1)
+    timeout 200 $c pce gpu $f --circuit porep-32g --reps 3 2>&1 |
+        tee $out/pce_gpu_32g.txt
     exit 0
 fi
 if [ "${1:-}" = ab ]; then

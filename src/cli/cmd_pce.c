@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "cli/circuit_names.h"
+#include "cli/cmd_pce_gpu.h"
 #include "filecoin/param_dir.h"
 #include "r1cs/pce.h"
 #include "util/parallel.h"
@@ -16,7 +17,8 @@
 static const char *usage = "usage: cuzk pce build CIRCUIT [--dir DIR] [--threads T]\n"
                            "       cuzk pce info FILE [--threads T]\n"
                            "       cuzk pce check FILE [--circuit NAME] [--threads T]\n"
-                           "       cuzk pce bench FILE --circuit NAME [--threads T]\n";
+                           "       cuzk pce bench FILE --circuit NAME [--threads T]\n"
+                           "       cuzk pce gpu FILE --circuit NAME [--threads T] [--reps R]\n";
 
 typedef struct {
     const char *dir, *circuit;
@@ -297,6 +299,8 @@ static int bench(int argc, char **argv) {
 }
 
 int cmd_pce(int argc, char **argv) {
+    if (argc >= 1 && strcmp(argv[0], "gpu") == 0)
+        return cmd_pce_gpu(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[0], "bench") == 0)
         return bench(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[0], "build") == 0)

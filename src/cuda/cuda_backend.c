@@ -44,7 +44,7 @@ static void cuda_forget(const groth16_params_data *srs) {
     pthread_mutex_unlock(&g_lock);
 }
 
-static const groth16_backend g_backend = {"cuda", cuda_prove, cuda_forget};
+static const groth16_backend g_backend = {"cuda", cuda_prove, cuda_forget, 1};
 
 const groth16_backend *cuda_backend_why(char *why, size_t whylen) {
     char msg[256] = "";

@@ -36,6 +36,24 @@ groth16_status cuda_prover_prove(cuda_prover *p, groth16_proof *proofs, const r1
                                  groth16_error *err);
 /* As groth16_backend's forget: drops p's resident copy of srs. */
 void cuda_prover_forget(cuda_prover *p, const groth16_params_data *srs);
+/* Drops p's device copy of a recorded circuit (the caller is about to free
+ * pce; NULL: every copy). */
+void cuda_prover_forget_pce(cuda_prover *p, const struct r1cs_pce *pce);
+/* Bytes of recorded circuits resident on p's GPU. */
+size_t cuda_prover_pce_bytes(cuda_prover *p);
+/* What cuda_prover_abc did: bytes sent, and the device times (CUDA events)
+ * of the upload, the witness's expansion and the SpMV; total_ms is wall time
+ * without the copies back. */
+typedef struct {
+    double upload_ms, expand_ms, spmv_ms, total_ms;
+    size_t bytes;
+} cuda_abc_stats;
+/* For the device check and the benchmark: a deferred partition's a, b, c
+ * (rows each) and its expanded witness (num_aux) made on p's GPU exactly as a
+ * proof makes them, then copied back into those that are not NULL.  st may
+ * be NULL. */
+cuda_status cuda_prover_abc(cuda_prover *p, const r1cs_partition *deferred, fr *a, fr *b, fr *c,
+                            fr *aux, cuda_abc_stats *st, cuda_error *err);
 /* How many parameter sets are resident on p's GPU now (CUZK_GPU_SRS_SETS
  * caps it, default 4; least recently used out first). */
 unsigned cuda_prover_resident_sets(cuda_prover *p);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuda/cuda_abc.cuh"
 #include "cuda/cuda_backend.h"
 #include "cuda/cuda_internal.cuh"
 #include "cuda/cuda_srs_cache.cuh"
@@ -19,8 +20,10 @@ struct cuda_prover {
     pthread_mutex_t lock; // serializes every call on this prover
     cuda_ctx *ctx;
     cz_srs_cache srs;
-    dbuf in, aux; // the witness, Montgomery, on the device
-    int b2_mode;  // of the last proof, for its CUZK_TIMING note
+    cz_pce_cache pce;   // recorded circuits, for deferred partitions
+    cz_witness_dev wit; // a deferred partition's compact witness
+    dbuf in, aux;       // the witness, Montgomery, on the device
+    int b2_mode;        // of the last proof, for its CUZK_TIMING note
 };
 
 namespace {
@@ -73,16 +76,64 @@ struct gpu_sums {
     g2_jac b2;
 };
 
-// H step and MSMs of one proof on the GPU (see cuda_sums).
+// A deferred partition's inputs on the device: the public inputs and the
+// compact witness uploaded, the witness expanded into pr->aux, and a, b, c by
+// SpMV into the H step's buffers, each through its H-step transform.
+cuda_status deferred_inputs(cuda_prover *pr, const r1cs_partition *p, const cz_pce_dev *dp,
+                            unsigned k, int in_place, groth16_prove_timing *t, cuda_error *e) {
+    cuda_ctx *c = pr->ctx;
+    cuda_status cs = CUDA_OK;
+    size_t sent = 0;
+    double t0 = timing_now_ms();
+    if ((cs = cz_upload_async(c, pr->in.p, p->input, p->num_inputs * sizeof(dfr), in_place,
+                              c->up[3], e)))
+        return cs;
+    cudaStreamWaitEvent(c->stream, c->up[3], 0);
+    cudaEventRecord(c->ev[2], c->stream);
+    if ((cs = cz_witness_upload_expand(c, pr->wit, p->aux_pack, in_place, c->up[4],
+                                       (dfr *)pr->aux.p, &sent, e)))
+        return cs;
+    cudaEventRecord(c->ev[3], c->stream); // the witness is on the device
+    const dfr *din = (const dfr *)pr->in.p, *daux = (const dfr *)pr->aux.p;
+    for (int i = 0; i < 3 && !cs; i++)
+        cs = cz_pce_spmv(c, dp, i, din, daux, pr->wit, (dfr *)c->nbuf[i].p, e);
+    if (cs)
+        return cs;
+    cudaEventRecord(c->ev[4], c->stream);
+    cudaEventRecord(c->ev[0], c->stream); // the H step starts here
+    for (int i = 0; i < 3 && !cs && k > 0; i++)
+        cs = cz_h_prep(c, (dfr *)c->nbuf[i].p, p->num_constraints, k, i == 2, e);
+    if (cs)
+        return cs;
+    float up_ms = 0, abc_ms = 0;
+    cudaEventSynchronize(c->ev[4]);
+    cudaEventElapsedTime(&up_ms, c->ev[2], c->ev[3]);
+    cudaEventElapsedTime(&abc_ms, c->ev[2], c->ev[4]);
+    t->dev_abc_ms = abc_ms; // expansion (after the upload) and SpMV
+    t->witness_bytes = (double)(sent + p->num_inputs * sizeof(dfr));
+    t->abc_ms = timing_now_ms() - t0;
+    (void)up_ms;
+    return CUDA_OK;
+}
+
+groth16_status gpu_msms(cuda_prover *pr, gpu_sums *o, const r1cs_partition *p,
+                        const r1cs_partition *host, const groth16_params_data *srs,
+                        const cz_srs *dev, const groth16_shape *sh, b2_mode mode, unsigned threads,
+                        groth16_prove_timing *t, groth16_error *err);
+
+// H step and MSMs of one proof on the GPU (see cuda_sums).  dp: p is
+// deferred and dp its circuit on the device; host: p's arrays on the host for
+// a B_G2 on the CPU (p itself unless deferred).
 groth16_status gpu_part(cuda_prover *pr, gpu_sums *o, const r1cs_partition *p,
-                        const groth16_params_data *srs, const cz_srs *dev, const groth16_shape *sh,
+                        const r1cs_partition *host, const groth16_params_data *srs,
+                        const cz_srs *dev, const cz_pce_dev *dp, const groth16_shape *sh,
                         b2_mode mode, unsigned threads, groth16_prove_timing *t,
                         groth16_error *err) {
     cuda_error e = {CUDA_OK, ""};
     cuda_status cs = CUDA_OK;
     cuda_ctx *c = pr->ctx;
     int k = (int)sh->log_m;
-    size_t m = sh->m, n_in = sh->n_in, n_aux = sh->n_aux, b_inputs = sh->b_inputs;
+    size_t m = sh->m, n_in = sh->n_in, n_aux = sh->n_aux;
     double t1 = timing_now_ms();
     // Uploads go on the copy stream: a, b, c, then the witness.  With
     // gpu_upload_overlap each input's transforms start as soon as it lands,
@@ -101,11 +152,29 @@ groth16_status gpu_part(cuda_prover *pr, gpu_sums *o, const r1cs_partition *p,
     cuda_ctx_set_copy_threads(c, cap > 0 && ct > (unsigned)cap ? (unsigned)cap : ct);
     int in_place = (int)switch_get(SW_GPU_HOST_REGISTER);
     size_t bytes = m * sizeof(dfr), rb = p->num_constraints * sizeof(dfr);
-    for (int i = 0; i < 3 && k > 0 && !cs; i++)
-        cs = cz_reserve(c->nbuf[i], bytes, &e);
+    for (int i = 0; i < 3 && (k > 0 || dp) && !cs; i++)
+        cs = cz_reserve(c->nbuf[i], bytes > rb ? bytes : rb, &e);
     if (cs || (cs = cz_reserve(pr->in, (n_in + 1) * sizeof(dfr), &e)) ||
         (cs = cz_reserve(pr->aux, (n_aux + 1) * sizeof(dfr), &e)) || (cs = cz_copy_fence(c, &e)))
         return fail_cuda(err, e);
+    if (dp) { // deferred: a, b, c made on the device; the H step's first half with them
+        if ((cs = deferred_inputs(pr, p, dp, (unsigned)k, in_place, t, &e)))
+            return fail_cuda(err, e);
+        if (k > 0 && (cs = cz_h_finish(c, (dfr *)c->nbuf[0].p, (const dfr *)c->nbuf[1].p,
+                                       (const dfr *)c->nbuf[2].p, (unsigned)k, &e)))
+            return fail_cuda(err, e);
+        cudaEventRecord(c->ev[1], c->stream);
+        float ms = 0;
+        cudaEventSynchronize(c->ev[1]);
+        cudaEventElapsedTime(&ms, c->ev[0], c->ev[1]);
+        t->dev_h_ms = ms;
+        if ((cs = cz_upload_release(c, &e)))
+            return fail_cuda(err, e);
+        double t2b = timing_now_ms();
+        t->scalars_ms = t->abc_ms;
+        t->h_ms = t2b - t1 - t->abc_ms;
+        return gpu_msms(pr, o, p, host, srs, dev, sh, mode, threads, t, err);
+    }
     const fr *src[5] = {p->a, p->b, p->c, p->input, p->aux};
     void *dst[5] = {k > 0 ? c->nbuf[0].p : nullptr, k > 0 ? c->nbuf[1].p : nullptr,
                     k > 0 ? c->nbuf[2].p : nullptr, pr->in.p, pr->aux.p};
@@ -120,9 +189,8 @@ groth16_status gpu_part(cuda_prover *pr, gpu_sums *o, const r1cs_partition *p,
     }
     double t2 = timing_now_ms();
     t->scalars_ms = t2 - t1; // every upload when serial; under "H" when overlapped
-    dfr *h = nullptr;
     if (k > 0) {
-        h = (dfr *)c->nbuf[0].p;
+        dfr *h = (dfr *)c->nbuf[0].p;
         for (int i = 0; i < 3 && !cs; i++) {
             if (overlap &&
                 (cs = cz_upload_async(c, dst[i], src[i], len[i], in_place, c->up[i], &e)))
@@ -149,15 +217,28 @@ groth16_status gpu_part(cuda_prover *pr, gpu_sums *o, const r1cs_partition *p,
         cudaEventElapsedTime(&ms, c->ev[0], c->ev[1]);
         t->dev_h_ms = ms;
     }
+    t->h_ms = timing_now_ms() - t2;
+    return gpu_msms(pr, o, p, host, srs, dev, sh, mode, threads, t, err);
+}
+
+// The MSMs of one proof over the witness on the device (pr->in, pr->aux) and
+// H's coefficients in nbuf[0].
+groth16_status gpu_msms(cuda_prover *pr, gpu_sums *o, const r1cs_partition *p,
+                        const r1cs_partition *host, const groth16_params_data *srs,
+                        const cz_srs *dev, const groth16_shape *sh, b2_mode mode, unsigned threads,
+                        groth16_prove_timing *t, groth16_error *err) {
+    cuda_error e = {CUDA_OK, ""};
+    cuda_ctx *c = pr->ctx;
+    size_t m = sh->m, n_in = sh->n_in, n_aux = sh->n_aux, b_inputs = sh->b_inputs;
+    const dfr *h = sh->log_m > 0 ? (const dfr *)c->nbuf[0].p : nullptr;
     double t3 = timing_now_ms();
-    t->h_ms = t3 - t2;
     const dfr *din = (const dfr *)pr->in.p, *daux = (const dfr *)pr->aux.p;
     g2x yb, yb2;
     cuda_msm_stats ms;
     unsigned win = (unsigned)switch_get(SW_GPU_MSM_WINDOW); /* CUZK_MSM_WINDOW; 0 = auto */
 #define MSM(call, slot)               \
     do {                              \
-        if ((cs = (call)))            \
+        if ((call) != CUDA_OK)        \
             return fail_cuda(err, e); \
         t->slot += ms.total_ms;       \
     } while (0)
@@ -184,7 +265,7 @@ groth16_status gpu_part(cuda_prover *pr, gpu_sums *o, const r1cs_partition *p,
         cz_g2x_to_jac(&y, &yb2);
         g2_jac_add_vartime(&o->b2, &o->b2, &y);
     } else if (mode == B2_CPU_SERIAL) {
-        groth16_status st = groth16_sum_b2_cpu(&o->b2, p, srs, sh, threads, err);
+        groth16_status st = groth16_sum_b2_cpu(&o->b2, host, srs, sh, threads, err);
         if (st != GROTH16_OK)
             return st;
     }
@@ -202,6 +283,17 @@ groth16_status gpu_part(cuda_prover *pr, gpu_sums *o, const r1cs_partition *p,
     return GROTH16_OK;
 }
 
+// The other circuits' matrices dropped (their copies are rebuilt on demand).
+unsigned evict_other_pces(cuda_prover *pr, const r1cs_pce *keep) {
+    unsigned n = 0;
+    for (cz_pce_dev &d : pr->pce.sets)
+        if (d.key && d.key != keep) {
+            cz_pce_forget(&pr->pce, d.key);
+            n++;
+        }
+    return n;
+}
+
 // groth16_sums_ops' sums on prover self: the set made resident, B_G2 started
 // on the CPU beside the GPU if it runs there, the GPU's part (once more after
 // evicting the other sets if its scratch did not fit), then the XYZZ sums
@@ -216,9 +308,33 @@ groth16_status cuda_sums(void *self, groth16_sums *out, const r1cs_partition *p,
     const cz_srs *dev_srs = nullptr;
     if (cz_srs_get(&pr->srs, pr->ctx, srs, mode == B2_GPU, &dev_srs, &e))
         return fail_cuda(err, e);
+    // a deferred partition: its circuit resident, and the host arrays only
+    // for a B_G2 on the CPU
+    const cz_pce_dev *dp = nullptr;
+    r1cs_partition full;
+    memset(&full, 0, sizeof full);
+    const r1cs_partition *host = p;
+    struct full_guard {
+        r1cs_partition *f;
+        const r1cs_partition *p;
+        ~full_guard() {
+            if (f->num_constraints)
+                pce_partition_expand_free(f, p);
+        }
+    } fg = {&full, p};
+    if (r1cs_partition_deferred(p)) {
+        if (cz_pce_get(&pr->pce, pr->ctx, p->abc_pce, &dp, &e))
+            return fail_cuda(err, e);
+        if (mode != B2_GPU) {
+            char why[200];
+            if (pce_partition_expand(&full, p, threads, why, sizeof why))
+                return groth16_fail(err, GROTH16_ERR_NO_MEMORY, "cuda: %s", why);
+            host = &full;
+        }
+    }
     b2_job job;
     memset(&job, 0, sizeof job);
-    job.p = p;
+    job.p = host;
     job.srs = srs;
     job.shape = sh;
     job.threads = threads;
@@ -229,10 +345,11 @@ groth16_status cuda_sums(void *self, groth16_sums *out, const r1cs_partition *p,
     pr->b2_mode = (int)mode;
     gpu_sums o;
     groth16_prove_timing t0 = *t;
-    groth16_status st = gpu_part(pr, &o, p, srs, dev_srs, sh, mode, threads, t, err);
-    if (st == GROTH16_ERR_NO_MEMORY && cz_srs_evict_others(&pr->srs, srs) > 0) {
+    groth16_status st = gpu_part(pr, &o, p, host, srs, dev_srs, dp, sh, mode, threads, t, err);
+    if (st == GROTH16_ERR_NO_MEMORY &&
+        cz_srs_evict_others(&pr->srs, srs) + (dp ? evict_other_pces(pr, p->abc_pce) : 0) > 0) {
         *t = t0; // the scratch did not fit beside the other sets: again without them
-        st = gpu_part(pr, &o, p, srs, dev_srs, sh, mode, threads, t, err);
+        st = gpu_part(pr, &o, p, host, srs, dev_srs, dp, sh, mode, threads, t, err);
     }
     if (started)
         pthread_join(tid, nullptr);
@@ -268,7 +385,7 @@ void cuda_note(void *self, const groth16_prove_timing *t, size_t index) {
             b2_mode_name(pr->b2_mode), t->dev_hm_ms);
 }
 
-const groth16_sums_ops cuda_ops = {"cuda", CUDA_NTT_MAX_LOG_N, cuda_sums, cuda_note};
+const groth16_sums_ops cuda_ops = {"cuda", CUDA_NTT_MAX_LOG_N, cuda_sums, cuda_note, 1};
 
 struct prover_lock {
     cuda_prover *p;
@@ -301,6 +418,8 @@ extern "C" void cuda_prover_destroy(cuda_prover *p) {
         return;
     cudaSetDevice(p->ctx->ordinal);
     cz_srs_evict_others(&p->srs, nullptr);
+    cz_pce_forget(&p->pce, nullptr);
+    cz_witness_release(p->wit);
     cz_release(p->in);
     cz_release(p->aux);
     cuda_ctx_destroy(p->ctx);
@@ -333,4 +452,75 @@ extern "C" void cuda_prover_forget(cuda_prover *p, const groth16_params_data *sr
 extern "C" unsigned cuda_prover_resident_sets(cuda_prover *p) {
     prover_lock hold(p);
     return cz_srs_count(&p->srs);
+}
+
+extern "C" void cuda_prover_forget_pce(cuda_prover *p, const struct r1cs_pce *pce) {
+    prover_lock hold(p);
+    cudaSetDevice(p->ctx->ordinal);
+    cz_pce_forget(&p->pce, pce);
+}
+
+extern "C" size_t cuda_prover_pce_bytes(cuda_prover *p) {
+    prover_lock hold(p);
+    return cz_pce_bytes(&p->pce);
+}
+
+extern "C" cuda_status cuda_prover_abc(cuda_prover *p, const r1cs_partition *q, fr *a, fr *b, fr *c,
+                                       fr *aux, cuda_abc_stats *st, cuda_error *err) {
+    prover_lock hold(p);
+    if (!r1cs_partition_deferred(q) || !q->aux_pack)
+        return cz_fail(err, CUDA_ERR_ARG, "cuda_prover_abc: the partition is not deferred");
+    CZ_TRY(cudaSetDevice(p->ctx->ordinal));
+    cuda_ctx *cx = p->ctx;
+    const cz_pce_dev *dp = nullptr;
+    cuda_status s;
+    size_t rb = q->num_constraints * sizeof(dfr);
+    if ((s = cz_pce_get(&p->pce, cx, q->abc_pce, &dp, err)))
+        return s;
+    for (int i = 0; i < 3; i++)
+        if ((s = cz_reserve(cx->nbuf[i], rb + sizeof(dfr), err)))
+            return s;
+    if ((s = cz_reserve(p->in, (q->num_inputs + 1) * sizeof(dfr), err)) ||
+        (s = cz_reserve(p->aux, (q->num_aux + 1) * sizeof(dfr), err)) ||
+        (s = cz_copy_fence(cx, err)))
+        return s;
+    CZ_TRY(cudaStreamSynchronize(cx->stream));
+    double t0 = timing_now_ms();
+    int in_place = (int)switch_get(SW_GPU_HOST_REGISTER);
+    cudaEventRecord(cx->ev[5], cx->copy);
+    if ((s = cz_upload_async(cx, p->in.p, q->input, q->num_inputs * sizeof(dfr), in_place,
+                             cx->up[3], err)))
+        return s;
+    cudaStreamWaitEvent(cx->stream, cx->up[3], 0);
+    size_t sent = 0;
+    if ((s = cz_witness_upload_expand(cx, p->wit, q->aux_pack, in_place, cx->up[4], (dfr *)p->aux.p,
+                                      &sent, err)))
+        return s;
+    cudaEventRecord(cx->ev[6], cx->copy);
+    cudaEventRecord(cx->ev[3], cx->stream);
+    for (int i = 0; i < 3 && !s; i++)
+        s = cz_pce_spmv(cx, dp, i, (const dfr *)p->in.p, (const dfr *)p->aux.p, p->wit,
+                        (dfr *)cx->nbuf[i].p, err);
+    cudaEventRecord(cx->ev[4], cx->stream);
+    if (s || (s = cz_upload_release(cx, err)))
+        return s;
+    CZ_TRY(cudaStreamSynchronize(cx->stream));
+    if (st) {
+        float up = 0, ex = 0, sp = 0;
+        cudaEventElapsedTime(&up, cx->ev[5], cx->ev[6]);
+        cudaEventElapsedTime(&ex, cx->ev[6], cx->ev[3]);
+        cudaEventElapsedTime(&sp, cx->ev[3], cx->ev[4]);
+        st->upload_ms = up;
+        st->expand_ms = ex;
+        st->spmv_ms = sp;
+        st->total_ms = timing_now_ms() - t0;
+        st->bytes = sent + q->num_inputs * sizeof(dfr);
+    }
+    fr *outs[3] = {a, b, c};
+    for (int i = 0; i < 3 && !s; i++)
+        if (outs[i])
+            s = cz_download(cx, outs[i], cx->nbuf[i].p, rb, err);
+    if (!s && aux)
+        s = cz_download(cx, aux, p->aux.p, q->num_aux * sizeof(dfr), err);
+    return s;
 }

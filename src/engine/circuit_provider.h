@@ -50,6 +50,15 @@ typedef struct {
     void *blank_arg;
 } engine_plan;
 
+/* How synthesize_pce runs: the recorded matrices, the threads, and whether
+ * the partition is left deferred (a/b/c for the backend to evaluate,
+ * r1cs/partition.h). */
+typedef struct engine_pce_use {
+    const r1cs_pce *pce;
+    unsigned threads;
+    int defer_abc;
+} engine_pce_use;
+
 typedef struct {
     const char *name; /* for messages */
     void *ctx;
@@ -66,8 +75,9 @@ typedef struct {
      * threads threads (falls back to classic synthesis by itself when the
      * witness path fails); the engine calls it when the switch pce is on and
      * the plan has a blank circuit. */
-    cuzk_status (*synthesize_pce)(void *ctx, void *state, size_t partition, const r1cs_pce *pce,
-                                  unsigned threads, r1cs_partition *out, char err[CUZK_ERROR_LEN]);
+    cuzk_status (*synthesize_pce)(void *ctx, void *state, size_t partition,
+                                  const engine_pce_use *use, r1cs_partition *out,
+                                  char err[CUZK_ERROR_LEN]);
 } engine_circuit_provider;
 
 /* Registers (or replaces, with NULL removes) the provider for a kind.  The

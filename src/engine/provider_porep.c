@@ -93,21 +93,22 @@ static cuzk_status plan_porep(void *ctx, const cuzk_request *req, engine_plan *o
 }
 
 static cuzk_status synthesize_pce_porep(void *ctx, void *state, size_t partition,
-                                        const r1cs_pce *pce, unsigned threads, r1cs_partition *out,
+                                        const engine_pce_use *use, r1cs_partition *out,
                                         char err[CUZK_ERROR_LEN]) {
     (void)ctx;
     porep_c2 *st = state;
     porep_partition *p = &st->parts[partition];
     char what[48];
     snprintf(what, sizeof what, "partition %zu", partition);
-    const groth16_synth_source src = {porep_partition_synthesize, p, pce,
-                                      porep_partition_witness,    p, threads};
+    const groth16_synth_source src = {porep_partition_synthesize, p, use ? use->pce : NULL,
+                                      porep_partition_witness,    p, use ? use->threads : 1,
+                                      use ? use->defer_abc : 0};
     return provider_synthesize(out, &src, p->pub.inputs, p->pub.n_inputs, what, err);
 }
 
 static cuzk_status synthesize_porep(void *ctx, void *state, size_t partition, r1cs_partition *out,
                                     char err[CUZK_ERROR_LEN]) {
-    return synthesize_pce_porep(ctx, state, partition, NULL, 1, out, err);
+    return synthesize_pce_porep(ctx, state, partition, NULL, out, err);
 }
 
 static void release_porep(void *ctx, void *state) {

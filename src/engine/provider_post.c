@@ -86,7 +86,7 @@ static int synth_fn(r1cs_cs *cs, void *vctx) {
 }
 
 static cuzk_status synthesize_pce_post(void *ctx, void *state, size_t partition,
-                                       const r1cs_pce *pce, unsigned threads, r1cs_partition *out,
+                                       const engine_pce_use *use, r1cs_partition *out,
                                        char err[CUZK_ERROR_LEN]) {
     (void)ctx;
     memset(out, 0, sizeof *out);
@@ -96,13 +96,19 @@ static cuzk_status synthesize_pce_post(void *ctx, void *state, size_t partition,
         return CUZK_E_INTERNAL;
     }
     synth_ctx c = {&st->shape, &st->witness};
-    const groth16_synth_source src = {synth_fn, &c, pce, post_partition_witness, st, threads};
+    const groth16_synth_source src = {synth_fn,
+                                      &c,
+                                      use ? use->pce : NULL,
+                                      post_partition_witness,
+                                      st,
+                                      use ? use->threads : 1,
+                                      use ? use->defer_abc : 0};
     return provider_synthesize(out, &src, st->inputs, st->n_inputs, "PoSt partition", err);
 }
 
 static cuzk_status synthesize_post(void *ctx, void *state, size_t partition, r1cs_partition *out,
                                    char err[CUZK_ERROR_LEN]) {
-    return synthesize_pce_post(ctx, state, partition, NULL, 1, out, err);
+    return synthesize_pce_post(ctx, state, partition, NULL, out, err);
 }
 
 static void release_post(void *ctx, void *state) {

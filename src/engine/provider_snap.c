@@ -99,7 +99,7 @@ static cuzk_status synthesize_snap(void *ctx, void *state, size_t partition, r1c
     snprintf(what, sizeof what, "Snap partition %zu", partition);
     /* classic synthesis: SnapDeals has its segments but no parallel witness
      * generator yet */
-    const groth16_synth_source src = {snap_partition_synthesize, &job, NULL, NULL, NULL, 1};
+    const groth16_synth_source src = {snap_partition_synthesize, &job, NULL, NULL, NULL, 1, 0};
     return provider_synthesize(out, &src, job.inputs, SNAP_PUBLIC_INPUTS, what, err);
 }
 

@@ -128,9 +128,10 @@ static void synthesize_members(cuzk_engine *e, engine_group *g, member_result *r
         unsigned threads = 1;
         const r1cs_pce *pce =
             j->provider.synthesize_pce ? engine_pce_get(e, &j->plan, &threads) : NULL;
+        const engine_pce_use use = {pce, threads, groth16_backend_defers_abc(e->backend)};
         if (pce)
-            r->st = j->provider.synthesize_pce(j->provider.ctx, j->plan.state, g->partition, pce,
-                                               threads, &g->parts[k], r->err);
+            r->st = j->provider.synthesize_pce(j->provider.ctx, j->plan.state, g->partition, &use,
+                                               &g->parts[k], r->err);
         else
             r->st = j->provider.synthesize(j->provider.ctx, j->plan.state, g->partition,
                                            &g->parts[k], r->err);

@@ -45,6 +45,9 @@ typedef struct {
                            const groth16_params_data *srs, const groth16_shape *shape,
                            unsigned threads, groth16_prove_timing *t, groth16_error *err);
     void (*note)(void *self, const groth16_prove_timing *t, size_t index);
+    /* 1: sums takes deferred partitions (partition.h) as they are; 0: they
+     * are expanded on the host first (pce_partition_expand). */
+    int deferred;
 } groth16_sums_ops;
 
 /* The prover over a backend's sums: n partitions sharing srs, r and s as in
@@ -85,7 +88,13 @@ typedef struct {
     /* Optional (NULL: nothing to do): the caller is about to free srs's points,
      * so a backend that keeps copies (a GPU's resident bases) drops them. */
     void (*forget)(const groth16_params_data *srs);
+    /* 1: evaluates a deferred partition's a/b/c itself (on the device), so
+     * synthesis should leave them deferred when the switch gpu_abc is on. */
+    int abc_on_device;
 } groth16_backend;
+
+/* Whether partitions for b should be made deferred (partition.h). */
+int groth16_backend_defers_abc(const groth16_backend *b);
 
 /* The CPU backend (always present). */
 extern const groth16_backend groth16_backend_cpu;

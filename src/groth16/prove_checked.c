@@ -96,7 +96,9 @@ static int synth_pce(r1cs_partition *out, const groth16_synth_source *src, const
         free(aux);
         return err_set(err, cap, "the witness's public inputs differ from the derived ones");
     }
-    if (pce_partition(p, input, aux, t, out, err, cap)) /* frees input, aux */
+    int rc = src->defer_abc ? pce_partition_deferred(p, input, aux, t, out, err, cap)
+                            : pce_partition(p, input, aux, t, out, err, cap); /* own both */
+    if (rc)
         return strstr(err, "out of memory") ? 1 : -1;
     return 0;
 }

@@ -43,6 +43,9 @@ typedef struct {
     groth16_witness_fn witness;
     void *witness_arg;
     unsigned threads;
+    /* with a pce: leave a, b, c (and the full aux) to the backend, the
+     * deferred partition of partition.h (groth16_backend_defers_abc) */
+    int defer_abc;
 } groth16_synth_source;
 
 /* groth16_synthesize_checked through src: with a pce, the witness on

@@ -8,6 +8,8 @@
 
 #include "groth16/backend.h"
 #include "groth16/random.h"
+#include "r1cs/pce.h"
+#include "util/switches.h"
 #include "util/timing.h"
 
 groth16_status groth16_shape_check(groth16_shape *shape, const r1cs_partition *p,
@@ -92,8 +94,21 @@ static groth16_status prove_one(const groth16_sums_ops *ops, void *self, groth16
     groth16_shape shape;
     groth16_sums sums;
     groth16_status st = groth16_shape_check(&shape, p, srs, ops->max_log_m, err);
+    r1cs_partition full;
+    const r1cs_partition *q = p;
+    if (st == GROTH16_OK && r1cs_partition_deferred(p) && !ops->deferred) {
+        /* this backend reads the arrays: a, b, c and aux made here, freed below */
+        char why[200];
+        double t1 = timing_now_ms();
+        if (pce_partition_expand(&full, p, threads ? threads : 1, why, sizeof why) != 0)
+            return groth16_fail(err, GROTH16_ERR_NO_MEMORY, "prove: %s", why);
+        t->abc_ms = timing_now_ms() - t1;
+        q = &full;
+    }
     if (st == GROTH16_OK)
-        st = ops->sums(self, &sums, p, srs, &shape, threads, t, err);
+        st = ops->sums(self, &sums, q, srs, &shape, threads, t, err);
+    if (q != p)
+        pce_partition_expand_free(&full, p);
     if (st == GROTH16_OK) {
         double t1 = timing_now_ms();
         groth16_assemble(proof, &sums, srs->vk, r, s);
@@ -162,6 +177,9 @@ void groth16_prove_timing_add(groth16_prove_timing *a, const groth16_prove_timin
     a->dev_b1_ms += b->dev_b1_ms;
     a->dev_b2_ms += b->dev_b2_ms;
     a->dev_hm_ms += b->dev_hm_ms;
+    a->abc_ms += b->abc_ms;
+    a->dev_abc_ms += b->dev_abc_ms;
+    a->witness_bytes += b->witness_bytes;
 }
 
 void groth16_prove_timing_print(const groth16_prove_timing *t, size_t index) {
@@ -176,6 +194,15 @@ void groth16_prove_timing_print(const groth16_prove_timing *t, size_t index) {
             "%.1f, B1 %.1f, B2 %.1f, H %.1f | assemble %.1f\n",
             index, t->total_ms, t->h_ms, steps, t->scalars_ms, t->msm_l_ms, t->msm_a_ms,
             t->msm_b1_ms, t->msm_b2_ms, t->msm_h_ms, t->assemble_ms);
+    if (t->abc_ms > 0 || t->witness_bytes > 0)
+        fprintf(stderr,
+                "cuzk timing: proof %zu: deferred a/b/c %.1f ms (device %.2f ms), witness sent "
+                "%.1f MiB\n",
+                index, t->abc_ms, t->dev_abc_ms, t->witness_bytes / 1048576.0);
 }
 
-const groth16_backend groth16_backend_cpu = {"cpu", groth16_prove_cpu, NULL};
+const groth16_backend groth16_backend_cpu = {"cpu", groth16_prove_cpu, NULL, 0};
+
+int groth16_backend_defers_abc(const groth16_backend *b) {
+    return b && b->abc_on_device && switch_get(SW_GPU_ABC);
+}

@@ -136,4 +136,4 @@ done:
     return st;
 }
 
-const groth16_sums_ops groth16_sums_cpu = {"cpu", NTT_MAX_LOG_N, cpu_sums, NULL};
+const groth16_sums_ops groth16_sums_cpu = {"cpu", NTT_MAX_LOG_N, cpu_sums, NULL, 0};

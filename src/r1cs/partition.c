@@ -1,13 +1,21 @@
 /* The synthesized partition's bookkeeping: its size and release. */
 #include "r1cs/partition.h"
 
+#include "r1cs/witness_pack.h"
+
 #include <stdlib.h>
 #include <string.h>
 
 size_t r1cs_partition_bytes(const r1cs_partition *p) {
-    size_t bytes = (3 * p->num_constraints + p->num_inputs + p->num_aux) * sizeof(fr);
     size_t words = 2 * r1cs_bitmap_words(p->num_aux) + r1cs_bitmap_words(p->num_inputs);
-    return bytes + words * sizeof(uint64_t);
+    size_t bytes = p->num_inputs * sizeof(fr) + words * sizeof(uint64_t);
+    if (!p->abc_pce)
+        bytes += 3 * p->num_constraints * sizeof(fr);
+    if (p->aux_pack)
+        bytes += witness_pack_bytes(p->aux_pack) + sizeof *p->aux_pack;
+    else
+        bytes += p->num_aux * sizeof(fr);
+    return bytes;
 }
 
 void r1cs_partition_free(r1cs_partition *p) {
@@ -19,6 +27,10 @@ void r1cs_partition_free(r1cs_partition *p) {
     free(p->a_aux_density);
     free(p->b_input_density);
     free(p->b_aux_density);
+    if (p->aux_pack) {
+        witness_pack_free(p->aux_pack);
+        free(p->aux_pack);
+    }
     memset(p, 0, sizeof *p);
 }
 

@@ -11,7 +11,14 @@
  *   coefficient in some A (aux only: inputs are always dense in A because of
  *   the input rows) or B row, as bellperson's DensityTrackers.
  * The struct owns every array (one allocation each); bits past the variable
- * count are zero. */
+ * count are zero.
+ *
+ * The deferred form (issue #30), made from a recorded shape for a backend
+ * that evaluates a/b/c itself (the GPU): a, b, c are NULL and abc_pce (not
+ * owned; it outlives the partition) holds the matrices they come from; aux
+ * is NULL and aux_pack (owned) holds the witness compactly.  Any backend
+ * takes either form (groth16_prove_with expands a deferred partition for a
+ * backend that needs the arrays). */
 #ifndef CUZK_R1CS_PARTITION_H
 #define CUZK_R1CS_PARTITION_H
 
@@ -20,16 +27,24 @@
 
 #include "field/fr.h"
 
+struct r1cs_pce;
+struct r1cs_witness_pack;
+
 typedef struct {
     size_t num_constraints; /* rows, input rows included */
     size_t num_inputs;      /* ONE included */
     size_t num_aux;
     fr *a, *b, *c;
     fr *input, *aux;
-    uint64_t *a_aux_density;   /* ceil(num_aux / 64) words */
-    uint64_t *b_input_density; /* ceil(num_inputs / 64) words */
-    uint64_t *b_aux_density;   /* ceil(num_aux / 64) words */
+    uint64_t *a_aux_density;            /* ceil(num_aux / 64) words */
+    uint64_t *b_input_density;          /* ceil(num_inputs / 64) words */
+    uint64_t *b_aux_density;            /* ceil(num_aux / 64) words */
+    const struct r1cs_pce *abc_pce;     /* deferred a, b, c: their matrices */
+    struct r1cs_witness_pack *aux_pack; /* deferred aux: the compact witness */
 } r1cs_partition;
+
+/* Whether a, b, c (and aux) are left to the backend. */
+static inline int r1cs_partition_deferred(const r1cs_partition *p) { return p->abc_pce != 0; }
 
 static inline size_t r1cs_bitmap_words(size_t bits) { return (bits + 63) / 64; }
 

@@ -42,7 +42,7 @@ typedef struct {
     uint32_t row_begin, row_end; /* ~1 M non-zeros of work each */
 } pce_task;
 
-typedef struct {
+typedef struct r1cs_pce {
     char circuit_id[64];   /* "porep-32g", may be "" */
     char params_stem[256]; /* the parameter files' stem, may be "" */
     uint32_t circuit_version;
@@ -133,6 +133,20 @@ int pce_eval(const r1cs_pce *p, const fr *input, const fr *aux, fr *a, fr *b, fr
  * are freed on failure.  0, or -1 with a message. */
 int pce_partition(const r1cs_pce *p, fr *input, fr *aux, unsigned threads, r1cs_partition *out,
                   char *err, size_t cap);
+
+/* As pce_partition, in the deferred form (partition.h) for a backend that
+ * evaluates a/b/c itself: no a, b, c; aux packed (witness_pack.h) and
+ * freed; out->abc_pce = p, which must outlive out.  0, or -1. */
+int pce_partition_deferred(const r1cs_pce *p, fr *input, fr *aux, unsigned threads,
+                           r1cs_partition *out, char *err, size_t cap);
+
+/* A full view of a deferred partition p for a backend that reads the arrays:
+ * *full shares p's input and densities and gets its own a, b, c and aux.
+ * For a partition that is not deferred, *full is a plain copy.  Release with
+ * pce_partition_expand_free(full, p).  0, or -1 with a message. */
+int pce_partition_expand(r1cs_partition *full, const r1cs_partition *p, unsigned threads,
+                         char *err, size_t cap);
+void pce_partition_expand_free(r1cs_partition *full, const r1cs_partition *p);
 
 /* Peak heap bytes pce_partition needs: the partition plus the bitmaps. */
 size_t pce_partition_bytes(const r1cs_pce *p);

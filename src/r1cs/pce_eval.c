@@ -13,6 +13,7 @@
 
 #include "field/constants.h"
 #include "r1cs/pce.h"
+#include "r1cs/witness_pack.h"
 #include "util/err.h"
 #include "util/parallel.h"
 #include "util/switches.h"
@@ -166,4 +167,72 @@ int pce_partition(const r1cs_pce *p, fr *input, fr *aux, unsigned threads, r1cs_
     memcpy(out->b_input_density, p->b_input, wi * 8);
     memcpy(out->b_aux_density, p->b_aux, wa * 8);
     return 0;
+}
+
+/* The densities of p copied into out (owned by out). */
+static int copy_densities(const r1cs_pce *p, r1cs_partition *out) {
+    const size_t wa = r1cs_bitmap_words(p->num_aux), wi = r1cs_bitmap_words(p->num_inputs);
+    out->a_aux_density = malloc(wa * 8 + 8);
+    out->b_input_density = malloc(wi * 8 + 8);
+    out->b_aux_density = malloc(wa * 8 + 8);
+    if (!out->a_aux_density || !out->b_input_density || !out->b_aux_density)
+        return -1;
+    memcpy(out->a_aux_density, p->a_aux, wa * 8);
+    memcpy(out->b_input_density, p->b_input, wi * 8);
+    memcpy(out->b_aux_density, p->b_aux, wa * 8);
+    return 0;
+}
+
+int pce_partition_deferred(const r1cs_pce *p, fr *input, fr *aux, unsigned threads,
+                           r1cs_partition *out, char *err, size_t cap) {
+    memset(out, 0, sizeof *out);
+    out->num_constraints = p->rows;
+    out->num_inputs = p->num_inputs;
+    out->num_aux = p->num_aux;
+    out->input = input;
+    out->abc_pce = p;
+    out->aux_pack = calloc(1, sizeof *out->aux_pack);
+    int bad = !out->aux_pack || witness_pack(out->aux_pack, aux, p->num_aux, threads) != 0;
+    free(aux);
+    if (bad || copy_densities(p, out) != 0) {
+        r1cs_partition_free(out);
+        return err_set(err, cap, "out of memory for a %zu-row partition", (size_t)p->rows);
+    }
+    return 0;
+}
+
+int pce_partition_expand(r1cs_partition *full, const r1cs_partition *p, unsigned threads, char *err,
+                         size_t cap) {
+    *full = *p;
+    if (!p->abc_pce)
+        return 0;
+    const r1cs_pce *q = p->abc_pce;
+    full->abc_pce = NULL;
+    full->aux_pack = NULL;
+    full->a = alloc_huge(p->num_constraints * sizeof(fr));
+    full->b = alloc_huge(p->num_constraints * sizeof(fr));
+    full->c = alloc_huge(p->num_constraints * sizeof(fr));
+    if (!p->aux && p->aux_pack) {
+        full->aux = alloc_huge((p->num_aux ? p->num_aux : 1) * sizeof(fr));
+        if (full->aux)
+            witness_unpack(p->aux_pack, full->aux, threads);
+    }
+    if (!full->a || !full->b || !full->c || !full->aux ||
+        pce_eval(q, full->input, full->aux, full->a, full->b, full->c, threads) != 0) {
+        pce_partition_expand_free(full, p);
+        return err_set(err, cap, "out of memory expanding a %zu-row partition", p->num_constraints);
+    }
+    return 0;
+}
+
+void pce_partition_expand_free(r1cs_partition *full, const r1cs_partition *p) {
+    if (full->a != p->a)
+        free(full->a);
+    if (full->b != p->b)
+        free(full->b);
+    if (full->c != p->c)
+        free(full->c);
+    if (full->aux != p->aux)
+        free(full->aux);
+    memset(full, 0, sizeof *full);
 }

@@ -73,6 +73,11 @@ static const switch_info TABLE[SW_COUNT] = {
                 "(docs/PCE.md), on all of the partition's threads (0: classic synthesis, every "
                 "constraint built and evaluated, one thread)",
                 1, 0, 1, 0, 1},
+    [SW_GPU_ABC] = {"gpu_abc", "CUZK_GPU_ABC",
+                    "CUDA backend with pce: the witness sent compactly (bits as bitmaps) and a, b, "
+                    "c evaluated from the recorded matrices resident on the GPU (0: a, b, c on the "
+                    "host and copied over)",
+                    1, 0, 1, 0, 1},
 };
 
 static _Atomic long values[SW_COUNT];

@@ -37,6 +37,7 @@ typedef enum {
     SW_GPU_STAGE_THREADS,  /* CUDA backend: most host threads filling the pinned pool */
     SW_GPU_MSM_RED_PART,   /* CUDA MSM reduction: log2 buckets per thread at level 1; 0 = auto */
     SW_PCE,                /* synthesis through the pre-compiled constraint evaluator */
+    SW_GPU_ABC,            /* CUDA backend: a, b, c from the recorded matrices on the GPU */
     SW_COUNT
 } switch_id;
 

@@ -44,7 +44,7 @@ static groth16_status counting_sums(void *self, groth16_sums *out, const r1cs_pa
     g_calls++;
     return groth16_sums_cpu.sums(NULL, out, p, srs, shape, threads, t, err);
 }
-static const groth16_sums_ops counting = {"counting", NTT_MAX_LOG_N, counting_sums, NULL};
+static const groth16_sums_ops counting = {"counting", NTT_MAX_LOG_N, counting_sums, NULL, 0};
 
 int main(void) {
     check_seed("test_groth16_backend");

@@ -9,6 +9,7 @@
 #include "cli/circuit_names.h"
 #include "cli/toy_circuits.h"
 #include "r1cs/pce.h"
+#include "r1cs/witness_pack.h"
 
 static void same_partition(const r1cs_partition *x, const r1cs_partition *y) {
     CHECK(x->num_constraints == y->num_constraints && x->num_inputs == y->num_inputs &&
@@ -44,6 +45,16 @@ static void compare(const r1cs_pce *p, const r1cs_partition *classic, const unsi
                             sizeof err) == 0);
         same_partition(classic, &q);
         r1cs_partition_free(&q);
+        /* deferred (issue #30): the pack round-trips, and expanding gives the same arrays */
+        r1cs_partition d, full;
+        CHECK(pce_partition_deferred(p, fr_dup(classic->input, classic->num_inputs),
+                                     fr_dup(classic->aux, classic->num_aux), ts[i], &d, err,
+                                     sizeof err) == 0);
+        CHECK(d.abc_pce == p && !d.a && !d.b && !d.c && !d.aux && d.aux_pack);
+        CHECK(pce_partition_expand(&full, &d, ts[i], err, sizeof err) == 0);
+        same_partition(classic, &full);
+        pce_partition_expand_free(&full, &d);
+        r1cs_partition_free(&d);
     }
 }
 
