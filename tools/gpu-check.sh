@@ -180,7 +180,7 @@ if [ "${1:-}" = abc ]; then
     timeout 150 build-gpu/cuzk_gpu_check_abc 2>&1 | tee $out/gpu_check_abc.txt |
         grep -E "gpu abc|gpu prove|passed|failed|DIFFERENT"
     for sz in 2k 512m; do
-        d=/tmp/abc-$sz
+        d=/tmp/abc-$sz; mkdir -p $d
         case $sz in 2k) size=2KiB rp=StackedDrg2KiBV1_1 ;; 512m) size=512MiB rp=StackedDrg512MiBV1_1 ;; esac
         t=$(date +%s)
         { [ -f $d/s/c1.json ] || timeout 300 $c seal --sector-size $size --registered-proof $rp \
