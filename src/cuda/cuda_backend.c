@@ -44,7 +44,14 @@ static void cuda_forget(const groth16_params_data *srs) {
     pthread_mutex_unlock(&g_lock);
 }
 
-static const groth16_backend g_backend = {"cuda", cuda_prove, cuda_forget, 1};
+static void cuda_forget_pce(const struct r1cs_pce *pce) {
+    pthread_mutex_lock(&g_lock);
+    if (g_default)
+        cuda_prover_forget_pce(g_default, pce);
+    pthread_mutex_unlock(&g_lock);
+}
+
+static const groth16_backend g_backend = {"cuda", cuda_prove, cuda_forget, 1, cuda_forget_pce};
 
 const groth16_backend *cuda_backend_why(char *why, size_t whylen) {
     char msg[256] = "";

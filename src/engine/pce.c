@@ -124,6 +124,8 @@ void engine_pce_free_all(cuzk_engine *e) {
         e->pces = p->next;
         if (p->state == ENGINE_PCE_READY) {
             mem_put_pce(&e->mem, p->bytes);
+            if (e->backend && e->backend->forget_pce)
+                e->backend->forget_pce(&p->pce); /* a GPU's copy goes first */
             pce_free(&p->pce);
         }
         free(p);

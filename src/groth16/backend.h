@@ -91,6 +91,9 @@ typedef struct {
     /* 1: evaluates a deferred partition's a/b/c itself (on the device), so
      * synthesis should leave them deferred when the switch gpu_abc is on. */
     int abc_on_device;
+    /* Optional: the caller is about to free a recorded circuit (r1cs/pce.h)
+     * whose matrices the backend may keep on its device. */
+    void (*forget_pce)(const struct r1cs_pce *pce);
 } groth16_backend;
 
 /* Whether partitions for b should be made deferred (partition.h). */

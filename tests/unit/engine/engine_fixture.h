@@ -167,7 +167,7 @@ FX_FN groth16_status fx_prove(groth16_proof *proofs, const r1cs_partition *parts
     return st;
 }
 
-static const groth16_backend fx_backend = {"fixture", fx_prove, NULL, 0};
+static const groth16_backend fx_backend = {"fixture", fx_prove, NULL, 0, NULL};
 
 FX_FN void fx_open(int g) {
     pthread_mutex_lock(&fx.mu);
