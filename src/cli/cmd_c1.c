@@ -17,7 +17,8 @@
 
 static const char *usage =
     "cuzk c1 check [--circuit [--partition K]] FILE | cuzk c1 synth [--valid] --proof NAME|ID "
-    "[--seed N] [--miner N --sector N] [--data-nodes N] [--wrapper SECTOR_NUM] --out FILE";
+    "[--seed N] [--miner N --sector N] [--data-nodes N] [--wrapper SECTOR_NUM] --out FILE "
+    "[--post-proof ID --randomness HEX32 [--slot N] --post-out FILE]";
 
 /* Removes the flag `name` (it takes no value) from argv; 1 if it was there. */
 static int take_flag(int *argc, char **argv, const char *name) {
@@ -135,9 +136,44 @@ static int check(int argc, char **argv) {
     return rc;
 }
 
-/* A valid C1 of an invented sector (seal_synth_valid.h). */
+/* A PoSt vanilla proof of the invented sector, when asked for. */
+typedef struct {
+    const char *proof, *randomness, *slot, *out;
+} post_req;
+
+static int write_post(const fc_synth_sector *sec, const post_req *q) {
+    unsigned long long id, slot = 0;
+    uint8_t rnd[32];
+    if (parse_u64(&id, q->proof, "--post-proof") != 0 ||
+        (q->slot && parse_u64(&slot, q->slot, "--slot") != 0))
+        return -1;
+    const fc_post_proof *pp = fc_post_proof_by_id(id);
+    if (!pp) {
+        fprintf(stderr, "cuzk c1 synth: --post-proof %s is not a PoSt proof (0..14)\n", q->proof);
+        return -1;
+    }
+    if (hex_decode(rnd, 32, q->randomness) != 32) {
+        fprintf(stderr, "cuzk c1 synth: --randomness: 64 hex digits expected\n");
+        return -1;
+    }
+    uint8_t *bin;
+    size_t len;
+    char err[512];
+    if (fc_synth_valid_post(&bin, &len, sec, pp, rnd, slot, err, sizeof err) != 0 ||
+        file_write_atomic(q->out, bin, len, err, sizeof err) != 0) {
+        fprintf(stderr, "cuzk c1 synth: PoSt: %s\n", err);
+        return -1;
+    }
+    free(bin);
+    printf("%s: %s vanilla proof of sector %llu, %zu bytes\n", q->out, pp->name,
+           (unsigned long long)sec->hdr.sector_number, len);
+    return 0;
+}
+
+/* A valid C1 of an invented sector (seal_synth_valid.h), and its PoSt
+ * vanilla proof when q->out is set. */
 static c1_output *synth_valid(const fc_seal_proof *p, unsigned long long seed, const char *miner,
-                              const char *sector, const char *data_nodes) {
+                              const char *sector, const char *data_nodes, const post_req *q) {
     unsigned long long m = 1000, s = 1, d = 16;
     if ((miner && parse_u64(&m, miner, "--miner") != 0) ||
         (sector && parse_u64(&s, sector, "--sector") != 0) ||
@@ -164,6 +200,10 @@ static c1_output *synth_valid(const fc_seal_proof *p, unsigned long long seed, c
     printf("invented sector: miner %llu sector %llu, %zu challenged nodes, %zu columns, %.0f ms; "
            "comm_c %s comm_r_last %s\n",
            m, s, sec.n_challenged, sec.n_cols, timing_now_ms() - t0, hc, hr);
+    if (q->out && write_post(&sec, q) != 0) {
+        c1_output_free(c);
+        c = NULL;
+    }
     fc_synth_sector_free(&sec);
     return c;
 }
@@ -172,12 +212,23 @@ static int synth(int argc, char **argv) {
     int valid = take_flag(&argc, argv, "--valid");
     const char *proof = NULL, *seed = "1", *wrapper = NULL, *out = NULL, *miner = NULL,
                *sector = NULL, *data_nodes = NULL;
-    const cli_opt opts[] = {
-        {"--proof", &proof}, {"--seed", &seed},     {"--wrapper", &wrapper},      {"--out", &out},
-        {"--miner", &miner}, {"--sector", &sector}, {"--data-nodes", &data_nodes}};
+    post_req q = {NULL, NULL, NULL, NULL};
+    const cli_opt opts[] = {{"--proof", &proof},
+                            {"--seed", &seed},
+                            {"--wrapper", &wrapper},
+                            {"--out", &out},
+                            {"--miner", &miner},
+                            {"--sector", &sector},
+                            {"--data-nodes", &data_nodes},
+                            {"--post-proof", &q.proof},
+                            {"--randomness", &q.randomness},
+                            {"--slot", &q.slot},
+                            {"--post-out", &q.out}};
     if (cli_parse(argc, argv, opts, sizeof opts / sizeof opts[0], NULL, usage) != 0)
         return 2;
-    if (!proof || !out || (!valid && (miner || sector || data_nodes))) {
+    int post_any = q.proof || q.randomness || q.slot || q.out;
+    if (!proof || !out || (!valid && (miner || sector || data_nodes || post_any)) ||
+        (post_any && (!q.proof || !q.randomness || !q.out))) {
         fprintf(stderr, "usage: %s\n", usage);
         return 2;
     }
@@ -204,7 +255,8 @@ static int synth(int argc, char **argv) {
         }
     }
     c1_error err;
-    c1_output *c = valid ? synth_valid(p, sv, miner, sector, data_nodes) : c1_output_alloc(p, &err);
+    c1_output *c =
+        valid ? synth_valid(p, sv, miner, sector, data_nodes, &q) : c1_output_alloc(p, &err);
     if (!c) {
         if (!valid)
             fprintf(stderr, "cuzk c1 synth: %s\n", err.msg);

@@ -9,6 +9,7 @@
 #include "filecoin/hash/sha256_native.h"
 #include "filecoin/porep/challenges.h"
 #include "filecoin/porep/replica_id.h"
+#include "filecoin/post/post_vanilla_gen.h"
 #include "filecoin/prover_id.h"
 #include "filecoin/sdr/graph.h"
 #include "filecoin/sdr/label.h"
@@ -314,6 +315,29 @@ fc_seal_reader fc_synth_valid_reader(const fc_synth_sector *s) {
 int fc_synth_valid_commit1(c1_output **out, const fc_synth_sector *s, char *err, size_t cap) {
     fc_seal_reader r = fc_synth_valid_reader(s);
     return fc_seal_commit1_read(out, &s->hdr, &r, err, cap);
+}
+
+static int post_proof(void *ctx, uint64_t i, merkle_proof *out) {
+    return sparse_tree_proof(out, &((const fc_synth_sector *)ctx)->r, i);
+}
+
+int fc_synth_valid_post(uint8_t **out, size_t *len, const fc_synth_sector *s,
+                        const fc_post_proof *p, const uint8_t randomness[32], uint64_t slot,
+                        char *err, size_t cap) {
+    *out = NULL;
+    *len = 0;
+    if (!s->hdr.proof || p->shape != s->hdr.proof->shape)
+        return err_set(err, cap, "%s: the invented sector is a %s sector", p->name,
+                       s->hdr.proof ? s->hdr.proof->shape->size_name : "no");
+    fc_post_sector ps;
+    memset(&ps, 0, sizeof ps);
+    memcpy(ps.comm_c, s->hdr.comm_c, 32);
+    memcpy(ps.comm_r_last, s->hdr.comm_r_last, 32);
+    memcpy(ps.comm_r, s->hdr.comm_r, 32);
+    ps.sector_id = s->hdr.sector_number;
+    ps.proof_fn = post_proof;
+    ps.proof_ctx = (void *)s;
+    return fc_post_vanilla_generate(out, len, p, &ps, randomness, slot, err, cap);
 }
 
 void fc_synth_sector_free(fc_synth_sector *s) {

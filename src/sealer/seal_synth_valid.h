@@ -28,6 +28,8 @@
  * happens to land there (data chosen before comm_d cannot know the
  * challenges, which comm_d decides).
  *
+ * fc_synth_valid_post opens the same sparse tree R for Winning/WindowPoSt.
+ *
  * Synthetic and NI-PoRep challenges depend on comm_r itself, which the
  * opened columns decide: no such C1 can be made this way; they are refused
  * with a message saying so. */
@@ -76,6 +78,15 @@ int fc_synth_valid_label(const fc_synth_sector *s, unsigned layer, uint64_t node
 /* The seal reader over the invented sector (labels of mapped nodes; proofs
  * of any leaf of 'D', 'C' or 'R'). */
 fc_seal_reader fc_synth_valid_reader(const fc_synth_sector *s);
+
+/* A PoSt vanilla proof of the invented sector (post_vanilla_gen.h: the
+ * bincode FallbackPoStSectorProof, sector id = its sector number): tree R
+ * opened at the challenges of `randomness` (WindowPoSt: for `slot`).  The
+ * opened leaves are mostly zero, every path reaches comm_r_last.  p must
+ * be of the sector's size.  Returns 0, or -1 with a message. */
+int fc_synth_valid_post(uint8_t **out, size_t *len, const fc_synth_sector *s,
+                        const fc_post_proof *p, const uint8_t randomness[32], uint64_t slot,
+                        char *err, size_t cap);
 
 void fc_synth_sector_free(fc_synth_sector *s);
 

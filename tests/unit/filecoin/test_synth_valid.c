@@ -14,6 +14,9 @@
  *    damages is refused by both with the same message, by vanilla
  *    verification and by the circuit preparation;
  *  - synthetic and NI-PoRep proofs are refused with the reason;
+ *  - Winning and WindowPoSt vanilla proofs of an invented sector: the PoSt
+ *    preparation accepts them (at 2 KiB the circuit is satisfied in the
+ *    checking mode; 32 GiB with the 32g argument), other randomness not;
  *  - 32 GiB and 64 GiB: made and vanilla-verified in seconds (arguments).
  *
  * With an argument it runs one size instead: 32g, 64g (V1 and V1_1, made
@@ -26,6 +29,7 @@
 
 #include "filecoin/merkle/comm_d_zero.h"
 #include "filecoin/porep/porep_partition.h"
+#include "filecoin/post/post_partition.h"
 #include "filecoin/sdr/label.h"
 #include "r1cs/cs.h"
 #include "sealer/seal_synth_valid.h"
@@ -313,6 +317,61 @@ static void test_refused(void) {
     }
 }
 
+/* PoSt vanilla proofs of an invented sector of seal proof id: the PoSt
+ * preparation (paths, comm_r, the challenged leaves) accepts them, with
+ * synth the circuit is satisfied in the checking mode, and other randomness
+ * is refused. */
+static void test_post(unsigned seal_id, const unsigned *post_ids, unsigned n, int synth) {
+    fc_synth_valid_params vp = {fc_seal_proof_by_id(seal_id), ST_MINER, ST_SECTOR, 11, 8};
+    fc_synth_sector s;
+    char err[512];
+    if (fc_synth_valid_sector(&s, &vp, err, sizeof err) != 0) {
+        CHECK(0);
+        fprintf(stderr, "post sector: %s\n", err);
+        return;
+    }
+    for (unsigned k = 0; k < n; k++) {
+        const fc_post_proof *pp = fc_post_proof_by_id(post_ids[k]);
+        uint8_t rnd[32], *bin = NULL;
+        size_t len = 0;
+        check_rand_bytes(rnd, 32);
+        rnd[31] &= 0x3f;
+        int rc = fc_synth_valid_post(&bin, &len, &s, pp, rnd, 0, err, sizeof err);
+        CHECK(rc == 0);
+        if (rc != 0) {
+            fprintf(stderr, "post %s: %s\n", pp->name, err);
+            continue;
+        }
+        const uint8_t *v = bin;
+        post_partition part;
+        rc = post_partition_prepare(&part, pp, &v, &len, 1, rnd, 0, err, sizeof err);
+        CHECK(rc == POST_PARTITION_OK);
+        if (rc != POST_PARTITION_OK)
+            fprintf(stderr, "post %s: %s\n", pp->name, err);
+        if (rc == POST_PARTITION_OK && synth) {
+            r1cs_cs *cs = r1cs_cs_new(R1CS_COUNT, R1CS_VALUES, NULL);
+            r1cs_counts c;
+            CHECK(cs && post_circuit_synthesize(cs, &part.shape, &part.witness) == 0 &&
+                  r1cs_finish(cs) == R1CS_OK && r1cs_get_counts(cs, &c) == R1CS_OK && c.checked &&
+                  c.satisfied);
+            r1cs_cs_free(cs);
+        }
+        if (rc == POST_PARTITION_OK)
+            post_partition_free(&part);
+        rnd[0] ^= 1;
+        CHECK(post_partition_prepare(&part, pp, &v, &len, 1, rnd, 0, err, sizeof err) ==
+              POST_PARTITION_INVALID);
+        free(bin);
+    }
+    /* a PoSt proof of another size is refused */
+    uint8_t *bin;
+    size_t len;
+    uint8_t rnd[32] = {1};
+    const fc_post_proof *other = fc_post_proof_by_id(seal_id == 5 ? 13 : 10);
+    CHECK(fc_synth_valid_post(&bin, &len, &s, other, rnd, 0, err, sizeof err) == -1);
+    fc_synth_sector_free(&s);
+}
+
 /* A size with (all = 1) or without the full circuit check. */
 static void test_size(unsigned id, int circuit, int all) {
     struct timespec t0, t1;
@@ -345,6 +404,8 @@ int main(int argc, char **argv) {
         test_2k();
         test_against_sealed();
         test_refused();
+        static const unsigned post_2k[] = {0, 5, 10}; /* Winning, Window V1, V1_1 */
+        test_post(5, post_2k, 3, 1);
     } else if (strcmp(what, "8m") == 0) {
         test_size(1, 1, 1);
         test_size(6, 1, 1);
@@ -353,6 +414,8 @@ int main(int argc, char **argv) {
     } else if (strcmp(what, "32g") == 0) {
         test_size(8, 0, 0);
         test_size(3, 0, 0);
+        static const unsigned post_32g[] = {3, 13}; /* Winning, Window V1_1 */
+        test_post(8, post_32g, 2, 0);
     } else if (strcmp(what, "64g") == 0) {
         test_size(9, 0, 0);
         test_size(4, 0, 0);
