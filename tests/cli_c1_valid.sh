@@ -2,7 +2,9 @@
 # `cuzk c1 synth --valid`: a C1 of an invented (never sealed) sector that
 # `cuzk verify-vanilla` accepts with its miner and sector, and whose circuit
 # `cuzk c1 check --circuit` finds satisfied; another sector number, a
-# synthetic-PoRep proof and bad options are refused.
+# synthetic-PoRep proof and bad options are refused.  --post-proof writes
+# Winning/WindowPoSt vanilla proofs of the same sector (the sizes of a sealed
+# 2 KiB sector's: 5680 and 36816 bytes).
 # usage: cli_c1_valid.sh CUZK
 set -uo pipefail
 cuzk="$1"
@@ -45,5 +47,18 @@ check "bad miner" 1 "bad --miner" \
     "$cuzk" c1 synth --valid --proof 5 --miner x --out "$dir/x.json"
 check "miner without --valid" 2 "usage" \
     "$cuzk" c1 synth --proof 5 --miner 3 --out "$dir/x.json"
+h32() { printf "$1%.0s" $(seq 32); }
+check "window PoSt" 0 "StackedDrgWindow2KiBV1_1 vanilla proof of sector 77, 5680 bytes" \
+    "$cuzk" c1 synth --valid --proof 5 --seed 5 --miner 1234 --sector 77 --out "$dir/d.json" \
+    --post-proof 10 --randomness "$(h32 33)" --post-out "$dir/w.bin"
+check "same sector" 0 "^same$" sh -c "cmp \"$dir/a.json\" \"$dir/d.json\" && echo same"
+check "winning PoSt" 0 "StackedDrgWinning2KiBV1 vanilla proof of sector 77, 36816 bytes" \
+    "$cuzk" c1 synth --valid --proof 5 --seed 5 --miner 1234 --sector 77 --out "$dir/d.json" \
+    --post-proof 0 --randomness "$(h32 33)" --post-out "$dir/win.bin"
+check "PoSt of another size" 1 "StackedDrgWindow32GiBV1_1: the invented sector is a 2KiB sector" \
+    "$cuzk" c1 synth --valid --proof 5 --out "$dir/d.json" \
+    --post-proof 13 --randomness "$(h32 33)" --post-out "$dir/x.bin"
+check "PoSt without randomness" 2 "usage" \
+    "$cuzk" c1 synth --valid --proof 5 --out "$dir/d.json" --post-proof 10 --post-out "$dir/x.bin"
 [ "$fails" = 0 ] && echo "all passed" || echo "$fails failed"
 exit $((fails != 0))
