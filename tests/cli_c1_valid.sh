@@ -38,7 +38,7 @@ check "circuit partition 1" 2 "the proof has 1 partitions" \
 check "same seed, same bytes" 0 "" sh -c "\"$cuzk\" c1 synth --valid --proof 5 --seed 5 --miner 1234 \
     --sector 77 --out \"$dir/b.json\" && cmp \"$dir/a.json\" \"$dir/b.json\""
 check "wrapped 8 MiB V1" 0 "StackedDrg8MiBV1 \(valid" \
-    "$cuzk" c1 synth --valid --proof 1 --wrapper 77 --sector 77 --data-nodes 100 --out "$dir/c.json"
+    "$cuzk" c1 synth --valid --proof 1 --wrapper 77 --data-nodes 100 --out "$dir/c.json"
 check "verify-vanilla wrapped" 0 "^ok: StackedDrg8MiBV1, 1 partitions x 2 challenges verified \(replica_id checked\)" \
     "$cuzk" verify-vanilla --c1 "$dir/c.json" --miner-id 1000 --sector-number 77
 check "synthetic refused" 1 "challenges depend on comm_r" \

@@ -254,6 +254,8 @@ static int synth(int argc, char **argv) {
             return 2;
         }
     }
+    if (valid && wrapper && !sector)
+        sector = wrapper; /* the wrapper's SectorNum is the sector's number */
     c1_error err;
     c1_output *c =
         valid ? synth_valid(p, sv, miner, sector, data_nodes, &q) : c1_output_alloc(p, &err);
