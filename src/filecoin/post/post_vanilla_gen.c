@@ -17,15 +17,23 @@ int fc_post_vanilla_generate(uint8_t **out, size_t *len, const fc_post_proof *p,
     *len = 0;
     const fc_sector_shape *sh = p->shape;
     const merkle_tree *t = s->tree_r;
-    if (t->leaves != sh->nodes || t->shape.base != sh->arity_base ||
-        t->shape.sub != sh->arity_sub || t->shape.top != sh->arity_top ||
-        t->shape.hasher != TREE_HASH_POSEIDON) {
+    por_shape shape;
+    if (!t) {
+        if (!s->proof_fn ||
+            merkle_shape_for_leaves(&shape, TREE_HASH_POSEIDON, sh->arity_base, sh->arity_sub,
+                                    sh->arity_top, (size_t)sh->nodes) != MERKLE_OK)
+            return err_set(err, errlen, "no tree R for %s", p->name);
+    } else if (t->leaves != sh->nodes || t->shape.base != sh->arity_base ||
+               t->shape.sub != sh->arity_sub || t->shape.top != sh->arity_top ||
+               t->shape.hasher != TREE_HASH_POSEIDON) {
         snprintf(err, errlen, "tree R has %zu leaves in a %u-%u-%u tree; %s needs %llu in %u-%u-%u",
                  t->leaves, t->shape.base, t->shape.sub, t->shape.top, p->name,
                  (unsigned long long)sh->nodes, sh->arity_base, sh->arity_sub, sh->arity_top);
         return -1;
+    } else {
+        shape = t->shape;
     }
-    if (memcmp(merkle_tree_root(t), s->comm_r_last, 32) != 0)
+    if (t && memcmp(merkle_tree_root(t), s->comm_r_last, 32) != 0)
         return err_set(err, errlen, "tree R's root is not comm_r_last");
     if (!fc_post_randomness_ok(randomness))
         return err_set(err, errlen, "randomness is not a canonical field element");
@@ -39,8 +47,8 @@ int fc_post_vanilla_generate(uint8_t **out, size_t *len, const fc_post_proof *p,
     }
 
     /* One arena: proofs, path elements, and the paths' siblings. */
-    const unsigned levels = t->levels;
-    const size_t sib = por_shape_siblings(&t->shape);
+    const unsigned levels = por_shape_levels(&shape);
+    const size_t sib = por_shape_siblings(&shape);
     fc_inclusion_proof *proofs = calloc(n, sizeof *proofs);
     fc_path_elem *elems = calloc((size_t)n * levels, sizeof *elems);
     uint8_t *hashes = malloc((size_t)n * sib * 32);
@@ -51,7 +59,10 @@ int fc_post_vanilla_generate(uint8_t **out, size_t *len, const fc_post_proof *p,
     }
     for (unsigned j = 0; j < n; j++) {
         merkle_proof mp;
-        int mrc = merkle_proof_gen(&mp, t, leaf[j]);
+        int mrc = t ? merkle_proof_gen(&mp, t, leaf[j]) : s->proof_fn(s->proof_ctx, leaf[j], &mp);
+        if (mrc == MERKLE_OK && !t &&
+            (memcmp(&mp.shape, &shape, sizeof shape) != 0 || memcmp(mp.root, s->comm_r_last, 32)))
+            mrc = (merkle_proof_free(&mp), MERKLE_ERR_ROOT);
         if (mrc != MERKLE_OK) {
             snprintf(err, errlen, "challenge %u (leaf %llu): %s", j, (unsigned long long)leaf[j],
                      merkle_strerror(mrc));
@@ -69,7 +80,7 @@ int fc_post_vanilla_generate(uint8_t **out, size_t *len, const fc_post_proof *p,
         size_t k = 0;
         for (unsigned l = 0; l < levels; l++) {
             fc_path_elem *e = &elems[(size_t)j * levels + l];
-            e->n_hashes = por_shape_arity(&t->shape, l) - 1;
+            e->n_hashes = por_shape_arity(&shape, l) - 1;
             e->index = mp.index[l];
             e->hashes = (const uint8_t(*)[32])(hashes + ((size_t)j * sib + k) * 32);
             k += e->n_hashes;

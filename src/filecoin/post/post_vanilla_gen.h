@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "filecoin/merkle/merkle_proof.h"
 #include "filecoin/merkle/merkle_tree.h"
 #include "filecoin/proof_types.h"
 
@@ -21,6 +22,10 @@ typedef struct {
     const merkle_tree *tree_r; /* the sector's tree R (leaves = the replica) */
     uint8_t comm_c[32], comm_r_last[32], comm_r[32];
     uint64_t sector_id;
+    /* With tree_r NULL: the proof of leaf i of a tree R held elsewhere (a
+     * sparse one), merkle_proof_free'd here: MERKLE_OK or a MERKLE_ERR_*. */
+    int (*proof_fn)(void *ctx, uint64_t i, merkle_proof *out);
+    void *proof_ctx;
 } fc_post_sector;
 
 /* Writes the bincode proof into a malloc'd buffer (*out, *len).  Returns 0,
