@@ -24,6 +24,7 @@
 #include "filecoin/hash/blake2b.h"
 #include "filecoin/param_digest.h"
 #include "filecoin/param_dir.h"
+#include "engine/provider_util.h"
 #include "util/err.h"
 
 /* The SRS manager's inputs (srs_env), under the engine lock. */
@@ -70,6 +71,7 @@ cuzk_engine *cuzk_engine_new(const cuzk_engine_config *cfg, char err[CUZK_ERROR_
     job_table_init(&e->jobs, c->result_keep_count, (double)c->result_keep_s * 1000, &e->cv_done);
     sched_init(&e->sched, c->max_batch_size, (double)c->max_batch_wait_ms, c->sort_by_type);
     mem_init(&e->mem, c->memory_budget);
+    e->jobs.mem = &e->mem; /* a final job's request bytes go back */
     srs_env srs_in = {&e->mem, &e->mu, &e->cv_mem, e, srs_now, pipeline_can_release, srs_forget};
     srs_init(&e->srs, c->param_cache, &srs_in);
     e->srs.min_idle_ms = (double)c->eviction_min_idle_s * 1000;
@@ -251,6 +253,91 @@ static void existing_info(cuzk_engine *e, engine_job *j, cuzk_submit_info *info)
     info->existing = 1;
 }
 
+/* ---- the memory a request needs (engine/memory.h) ------------------------------ */
+
+/* The request's vanilla bytes. */
+static uint64_t request_len(const cuzk_request *r) {
+    uint64_t n = r->vanilla_proof_len;
+    for (size_t i = 0; i < r->n_vanilla_proofs; i++)
+        n += r->vanilla_proofs_len[i];
+    return n;
+}
+
+/* Takes n request bytes under the lock, waiting while others hold request
+ * bytes that will be returned when their jobs end; RESOURCE_EXHAUSTED when
+ * n can never fit beside the largest working set. */
+static cuzk_status take_request_bytes(cuzk_engine *e, uint64_t n, char err[CUZK_ERROR_LEN]) {
+    while (!mem_request_fits(&e->mem, n)) {
+        if (e->stopping) {
+            err_set(err, CUZK_ERROR_LEN, "the engine is shutting down");
+            return CUZK_E_SHUTDOWN;
+        }
+        if (!e->mem.req_bytes) {
+            err_set(err, CUZK_ERROR_LEN,
+                    "memory budget: the request needs %llu bytes (%d x its %llu vanilla bytes) "
+                    "beside %llu for proving (parameters, one partition, pce), budget is %llu",
+                    (unsigned long long)n, MEM_REQUEST_COPIES,
+                    (unsigned long long)(n / MEM_REQUEST_COPIES),
+                    (unsigned long long)(e->mem.work_max + e->mem.pce_bytes),
+                    (unsigned long long)e->mem.budget);
+            return CUZK_E_EXHAUSTED;
+        }
+        e->mem.waits++;
+        /* request bytes come back when a job ends (cv_done); a timed wait
+         * also sees the pce and parameter changes */
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        ts.tv_sec += 1;
+        pthread_cond_timedwait(&e->cv_done, &e->mu, &ts);
+    }
+    mem_take_req(&e->mem, n);
+    return CUZK_OK;
+}
+
+static void put_request_bytes(cuzk_engine *e, uint64_t n) {
+    pthread_mutex_lock(&e->mu);
+    mem_put_req(&e->mem, n);
+    pthread_cond_broadcast(&e->cv_done);
+    pthread_mutex_unlock(&e->mu);
+}
+
+/* The prover's working memory for one partition of plan's circuit (0 when
+ * its shape is unknown: a circuit the providers did not count). */
+static uint64_t prove_scratch(cuzk_engine *e, const engine_plan *plan) {
+    pce_shape_counts c;
+    if (provider_shape_counts(plan->circuit_id, &c) != 0)
+        return 0;
+    return groth16_cpu_scratch_bytes(c.rows, c.num_inputs, c.num_aux, e->prover_threads);
+}
+
+/* Under the lock: CUZK_OK when a job of this plan can ever run within the
+ * budget (its request bytes, its parameters when their size is known, one
+ * partition reservation, the pce kept now), which then raises work_max;
+ * else RESOURCE_EXHAUSTED naming the need and the budget. */
+static cuzk_status fits_budget(cuzk_engine *e, cuzk_proof_kind kind, const engine_plan *plan,
+                               uint64_t req_len, uint64_t scratch, char err[CUZK_ERROR_LEN]) {
+    cuzk_status st;
+    char msg[CUZK_ERROR_LEN];
+    srs_set *s = srs_lookup(&e->srs, plan->circuit_id, &st, msg);
+    uint64_t params = s ? s->hot_bytes : 0;
+    uint64_t work = params + plan->partition_bytes;
+    uint64_t need = req_len + work + e->mem.pce_bytes;
+    if (need > e->mem.budget) {
+        err_set(err, CUZK_ERROR_LEN,
+                "memory budget: this %s job needs %llu bytes (request %llu, parameters %llu, "
+                "one partition %llu of which prover working memory %llu, pce %llu), budget is "
+                "%llu",
+                cuzk_kind_name(kind), (unsigned long long)need, (unsigned long long)req_len,
+                (unsigned long long)params, (unsigned long long)plan->partition_bytes,
+                (unsigned long long)scratch, (unsigned long long)e->mem.pce_bytes,
+                (unsigned long long)e->mem.budget);
+        return CUZK_E_EXHAUSTED;
+    }
+    if (work > e->mem.work_max)
+        e->mem.work_max = work;
+    return CUZK_OK;
+}
+
 cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_request *req, cuzk_submit_info *info,
                                char err[CUZK_ERROR_LEN]) {
     cuzk_submit_info dummy;
@@ -304,16 +391,21 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_request *req, cuzk_sub
         return CUZK_E_EXHAUSTED;
     }
     engine_circuit_provider p = e->providers[req->kind];
+    uint64_t req_len = request_len(req), held = MEM_REQUEST_COPIES * req_len;
+    cuzk_status st = take_request_bytes(e, held, err);
     pthread_mutex_unlock(&e->mu);
+    if (st != CUZK_OK)
+        return st;
 
     /* decode and validate outside the lock: a C1 output is tens of MB */
     engine_plan plan;
     memset(&plan, 0, sizeof plan);
     char perr[CUZK_ERROR_LEN] = "";
-    cuzk_status st = p.plan(p.ctx, req, &plan, perr);
+    st = p.plan(p.ctx, req, &plan, perr);
     if (st != CUZK_OK) {
         err_set(err, CUZK_ERROR_LEN, "%s: %s", cuzk_kind_name(req->kind),
                 perr[0] ? perr : cuzk_status_name(st));
+        put_request_bytes(e, held);
         return st;
     }
     plan.circuit_id[sizeof plan.circuit_id - 1] = 0;
@@ -321,8 +413,11 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_request *req, cuzk_sub
         if (p.release)
             p.release(p.ctx, plan.state);
         err_set(err, CUZK_ERROR_LEN, "internal: provider %s returned an empty plan", p.name);
+        put_request_bytes(e, held);
         return CUZK_E_INTERNAL;
     }
+    uint64_t scratch = prove_scratch(e, &plan);
+    plan.partition_bytes += scratch; /* the per-partition reservation (job.h) */
 
     char id[CUZK_JOB_ID_LEN];
     if (rid)
@@ -330,6 +425,8 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_request *req, cuzk_sub
     else
         job_uuid4(id);
     pthread_mutex_lock(&e->mu);
+    mem_put_req(&e->mem, held); /* the job takes req_len of it back below */
+    pthread_cond_broadcast(&e->cv_done);
     st = CUZK_OK;
     int k = -1;
     if (e->stopping) {
@@ -338,6 +435,8 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_request *req, cuzk_sub
     } else if ((known = job_table_find(&e->jobs, id)) &&
                (k = known_job(e, known, digest, info, err)) >= 0) {
         st = (cuzk_status)k; /* raced with the same id: that job, or another request's id */
+    } else if ((st = fits_budget(e, req->kind, &plan, req_len, scratch, err)) != CUZK_OK) {
+        /* never fits: refused now rather than failed later */
     } else {
         engine_job *j = job_new(id, req->kind, prio, &p, &plan);
         if (!j) {
@@ -345,6 +444,9 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_request *req, cuzk_sub
             st = CUZK_E_INTERNAL;
         } else {
             memcpy(j->digest, digest, sizeof j->digest);
+            j->prove_scratch = scratch;
+            j->request_bytes = req_len;
+            mem_take_req(&e->mem, req_len);
             plan.state = NULL; /* the job owns it now */
             p.release = NULL;
             j->submit_ms = engine_now(e);

@@ -32,11 +32,17 @@ engine_job *job_new(const char *id, cuzk_proof_kind kind, cuzk_priority prio,
 
 void job_ref(engine_job *j) { j->refs++; }
 
+/* The decoded request, once nothing will synthesize from it any more. */
+static void release_plan(engine_job *j) {
+    if (j->provider.release && j->plan.state)
+        j->provider.release(j->provider.ctx, j->plan.state);
+    j->plan.state = NULL;
+}
+
 void job_unref(engine_job *j) {
     if (!j || --j->refs > 0)
         return;
-    if (j->provider.release)
-        j->provider.release(j->provider.ctx, j->plan.state);
+    release_plan(j);
     free(j->proof);
     free(j->events);
     free(j);
@@ -264,6 +270,11 @@ void job_finish(job_table *t, engine_job *j, cuzk_job_state st, double now_ms, c
     } else {
         s->cancelled++;
     }
+    /* a final job has no partition in flight: nothing reads its plan state */
+    release_plan(j);
+    if (t->mem)
+        mem_put_req(t->mem, j->request_bytes);
+    j->request_bytes = 0;
     if (j->in_table)
         table_finished(t, j);
     if (t->done)

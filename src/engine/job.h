@@ -32,6 +32,7 @@
 
 #include "cuzk/engine.h"
 #include "engine/circuit_provider.h"
+#include "engine/memory.h"
 
 struct engine_batch;
 
@@ -53,6 +54,10 @@ typedef struct engine_job {
     int abandoned;      /* cancelled because its caller went away: the id may be reused */
     unsigned waiters;   /* Prove callers attached (cuzk_engine_attach) */
     int prove_created;  /* a Prove created it: its last caller leaving abandons it */
+    /* memory (engine/memory.h): plan.partition_bytes is the per-partition
+     * reservation, the provider's bound plus prove_scratch, the prover's
+     * working memory; request_bytes are held until the job is final */
+    uint64_t prove_scratch, request_bytes;
 
     /* running */
     struct engine_batch *batch;
@@ -115,6 +120,7 @@ typedef struct {
     size_t keep_count; /* retention */
     double keep_ms;
     pthread_cond_t *done; /* broadcast when a job reaches a final state */
+    mem_budget *mem;      /* gets a final job's request bytes back (may be NULL) */
     job_stats stats;
 } job_table;
 
@@ -140,8 +146,10 @@ void job_start(job_table *t, engine_job *j, uint64_t dispatch_seq, double now_ms
 void job_stage(job_table *t, engine_job *j, int partition, cuzk_stage stage, double start_ms,
                double end_ms);
 /* A job reaches a final state (a final job stays as it is): its message, end
- * time and counters; it joins the retention list and awaits are woken.  The
- * message may be j->error itself. */
+ * time and counters; it joins the retention list and awaits are woken.  Its
+ * plan's state (the decoded request) is released and its request bytes go
+ * back to the budget: a kept result holds only its proof.  The message may
+ * be j->error itself. */
 void job_finish(job_table *t, engine_job *j, cuzk_job_state st, double now_ms, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 

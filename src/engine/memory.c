@@ -38,6 +38,18 @@ void mem_put_parts(mem_budget *m, uint64_t n) {
     m->part_bytes -= n < m->part_bytes ? n : m->part_bytes;
 }
 
+int mem_request_fits(const mem_budget *m, uint64_t n) {
+    uint64_t fixed = m->work_max + m->pce_bytes;
+    return fixed <= m->budget && n <= m->budget - fixed && m->req_bytes <= m->budget - fixed - n;
+}
+
+void mem_take_req(mem_budget *m, uint64_t n) {
+    m->req_bytes += n;
+    note_peak(m);
+}
+
+void mem_put_req(mem_budget *m, uint64_t n) { m->req_bytes -= n < m->req_bytes ? n : m->req_bytes; }
+
 void mem_actual_add(mem_budget *m, uint64_t n) {
     m->part_actual += n;
     if (m->part_actual > m->peak_part_actual)

@@ -2,13 +2,25 @@
  *
  *   used = hot parameter sets (decoded points, srs.h)
  *        + recorded matrices (engine/pce.h)
- *        + reservations for synthesized partitions in flight
+ *        + reservations for partitions in flight
+ *        + request bytes
  * and used never exceeds budget: callers reserve before they allocate
  * (mem_fits, then mem_take), and wait on the engine's memory condition, or
  * evict unreferenced parameter sets, when it does not fit.  A partition is
- * reserved at its provider's upper bound from before synthesis until its
- * proof is stored; its actual bytes are tracked beside it for the record.
- * Peaks are kept for tests and benchmarks.
+ * reserved at its provider's upper bound plus the prover's working memory
+ * for it (groth16_cpu_scratch_bytes) from before synthesis until its proof
+ * is stored, so the reservation covers the backend call; its actual bytes
+ * are tracked beside it for the record.  A pce that does not fit is not
+ * kept (classic synthesis instead) rather than pushing used past budget.
+ *
+ * Request bytes: a request's vanilla bytes times MEM_REQUEST_COPIES while
+ * it is submitted (the caller's encoded message, its decoded copy, the plan
+ * being decoded), then once (the plan) until the job is final.  They come
+ * from a share of the budget that leaves work_max plus the pce matrices
+ * free: work_max is the largest working set (parameters + one batch's
+ * partition reservations) of any circuit accepted so far, so queued requests can never starve the
+ * work that ends them (no deadlock: a queued job waits only for running work, and running work
+ * always fits beside every queued request). Peaks are kept for tests and benchmarks.
  *
  * Every function runs under the engine lock. */
 #ifndef CUZK_ENGINE_MEMORY_H
@@ -22,13 +34,15 @@ typedef struct {
     uint64_t part_bytes;  /* partition reservations (upper bounds) */
     uint64_t part_actual; /* bytes the synthesized partitions own now */
     uint64_t pce_bytes;   /* recorded matrices kept by the PCE manager (engine/pce.h) */
+    uint64_t req_bytes;   /* request bytes of submitted, not yet final jobs */
+    uint64_t work_max;    /* the largest working set accepted (see above) */
     uint64_t peak_used, peak_part_actual;
     uint64_t waits; /* times someone had to wait for memory */
 } mem_budget;
 
 void mem_init(mem_budget *m, uint64_t budget);
 static inline uint64_t mem_used(const mem_budget *m) {
-    return m->srs_bytes + m->part_bytes + m->pce_bytes;
+    return m->srs_bytes + m->part_bytes + m->pce_bytes + m->req_bytes;
 }
 static inline int mem_fits(const mem_budget *m, uint64_t need) {
     return need <= m->budget && mem_used(m) <= m->budget - need;
@@ -42,6 +56,13 @@ void mem_take_pce(mem_budget *m, uint64_t n);
 void mem_put_pce(mem_budget *m, uint64_t n);
 void mem_take_parts(mem_budget *m, uint64_t n);
 void mem_put_parts(mem_budget *m, uint64_t n);
+/* Request bytes (see above). */
+#define MEM_REQUEST_COPIES 3
+/* 1 when n more request bytes fit beside the request bytes held and a
+ * work_max working set. */
+int mem_request_fits(const mem_budget *m, uint64_t n);
+void mem_take_req(mem_budget *m, uint64_t n);
+void mem_put_req(mem_budget *m, uint64_t n);
 void mem_actual_add(mem_budget *m, uint64_t n);
 void mem_actual_sub(mem_budget *m, uint64_t n);
 

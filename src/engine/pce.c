@@ -73,6 +73,24 @@ static int obtain(cuzk_engine *e, engine_pce *p, const engine_plan *plan, const 
     return 0;
 }
 
+/* 1 when p's bytes fit the budget now (idle parameter sets demoted for
+ * them): they are taken.  Else 0: nothing waits for them, since the caller
+ * holds a partition reservation that only its own progress releases. */
+static int keep_fits(cuzk_engine *e, engine_pce *p) {
+    uint64_t n = pce_bytes_held(&p->pce);
+    if (!srs_make_room(&e->srs, n, NULL)) {
+        slog(SLOG_WARN, "pce",
+             "%s: its %llu bytes do not fit the memory budget now (%llu of %llu in use); "
+             "classic synthesis for this partition",
+             p->circuit_id, (unsigned long long)n, (unsigned long long)mem_used(&e->mem),
+             (unsigned long long)e->mem.budget);
+        return 0;
+    }
+    p->bytes = n;
+    mem_take_pce(&e->mem, n);
+    return 1;
+}
+
 const r1cs_pce *engine_pce_get(cuzk_engine *e, const engine_plan *plan, unsigned *threads) {
     pthread_mutex_lock(&e->mu);
     *threads = share_threads(e);
@@ -81,8 +99,8 @@ const r1cs_pce *engine_pce_get(cuzk_engine *e, const engine_plan *plan, unsigned
         return NULL;
     }
     engine_pce *p = find(e, plan->circuit_id);
+    int fresh = !p;
     if (!p) {
-        char stem[256];
         p = calloc(1, sizeof *p);
         if (!p) {
             pthread_mutex_unlock(&e->mu);
@@ -91,6 +109,9 @@ const r1cs_pce *engine_pce_get(cuzk_engine *e, const engine_plan *plan, unsigned
         snprintf(p->circuit_id, sizeof p->circuit_id, "%s", plan->circuit_id);
         p->next = e->pces;
         e->pces = p;
+    }
+    if (fresh || p->state == ENGINE_PCE_RETRY) {
+        char stem[256];
         if (stem_of(e, plan->circuit_id, stem, sizeof stem)) {
             slog(SLOG_WARN, "pce", "%s: no parameter file name; classic synthesis",
                  plan->circuit_id);
@@ -102,9 +123,11 @@ const r1cs_pce *engine_pce_get(cuzk_engine *e, const engine_plan *plan, unsigned
             int rc = obtain(e, p, plan, stem, t);
             pthread_mutex_lock(&e->mu);
             p->state = rc ? ENGINE_PCE_FAILED : ENGINE_PCE_READY;
-            if (!rc) {
-                p->bytes = pce_bytes_held(&p->pce);
-                mem_take_pce(&e->mem, p->bytes);
+            if (!rc && !keep_fits(e, p)) {
+                /* not kept past the budget: this partition synthesizes
+                 * classically, a later one tries again */
+                pce_free(&p->pce);
+                p->state = ENGINE_PCE_RETRY;
             }
             pthread_cond_broadcast(&e->cv_synth);
         }

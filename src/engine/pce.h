@@ -3,7 +3,8 @@
  * parameter cache as <stem>.pce, then kept for the process.  Other
  * partitions of that circuit wait while it is obtained; a circuit whose pce
  * cannot be had synthesizes classically (logged once).  The bytes held are
- * counted in the memory budget (mem_budget.pce_bytes). */
+ * counted in the memory budget (mem_budget.pce_bytes) and kept only when
+ * they fit it. */
 #ifndef CUZK_ENGINE_PCE_H
 #define CUZK_ENGINE_PCE_H
 
@@ -22,7 +23,9 @@ typedef struct engine_pce {
     struct engine_pce *next;
 } engine_pce;
 
-enum { ENGINE_PCE_LOADING = 1, ENGINE_PCE_READY, ENGINE_PCE_FAILED };
+/* RETRY: obtained but not kept (it did not fit the budget); the next
+ * partition of the circuit tries again. */
+enum { ENGINE_PCE_LOADING = 1, ENGINE_PCE_READY, ENGINE_PCE_FAILED, ENGINE_PCE_RETRY };
 
 struct cuzk_engine;
 

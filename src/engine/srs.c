@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "filecoin/param_digest.h"
 #include "util/slog.h"
@@ -163,6 +165,33 @@ static cuzk_status open_warm(srs_set *s, int trust, char err[CUZK_ERROR_LEN]) {
     return CUZK_OK;
 }
 
+/* Decodes one section in chunks, handing each chunk's file pages back as it
+ * goes: the mapped file is not in the budget, so its resident pages must not
+ * add up to a second copy of the parameters beside the decoded points. */
+#define SRS_DECODE_CHUNK ((size_t)1 << 18)
+static int read_section(groth16_params *gp, groth16_section sec, void *out, groth16_check ck,
+                        unsigned threads, groth16_error *ge) {
+    const groth16_section_layout *L = &gp->layout.sec[sec];
+    long page = sysconf(_SC_PAGESIZE);
+    for (size_t at = 0; at < L->count; at += SRS_DECODE_CHUNK) {
+        size_t n = L->count - at < SRS_DECODE_CHUNK ? L->count - at : SRS_DECODE_CHUNK;
+        groth16_status st =
+            sec == GROTH16_SEC_B_G2
+                ? groth16_params_read_g2(gp, sec, at, n, (g2_affine *)out + at, ck, threads, ge)
+                : groth16_params_read_g1(gp, sec, at, n, (g1_affine *)out + at, ck, threads, ge);
+        if (st != GROTH16_OK)
+            return -1;
+        if (gp->map && page > 0) { /* whole pages inside this chunk's bytes */
+            uint64_t lo = L->offset + at * L->point_bytes, hi = lo + n * L->point_bytes;
+            lo = (lo + (uint64_t)page - 1) / (uint64_t)page * (uint64_t)page;
+            hi = hi / (uint64_t)page * (uint64_t)page;
+            if (hi > lo)
+                madvise((uint8_t *)gp->map + lo, hi - lo, MADV_DONTNEED);
+        }
+    }
+    return 0;
+}
+
 /* WARM -> HOT without the lock.  Points are checked for the curve, the level
  * rust-fil-proofs reads mapped parameters at; every proof is self-verified
  * before it leaves the engine anyway. */
@@ -182,11 +211,11 @@ static cuzk_status decode_hot(srs_set *s, unsigned threads, char err[CUZK_ERROR_
         free_points(s);
         return CUZK_E_INTERNAL;
     }
-    if (groth16_params_read_g1(&s->gp, GROTH16_SEC_H, 0, nh, s->h, ck, threads, &ge) ||
-        groth16_params_read_g1(&s->gp, GROTH16_SEC_L, 0, nl, s->l, ck, threads, &ge) ||
-        groth16_params_read_g1(&s->gp, GROTH16_SEC_A, 0, na, s->a, ck, threads, &ge) ||
-        groth16_params_read_g1(&s->gp, GROTH16_SEC_B_G1, 0, nb, s->b1, ck, threads, &ge) ||
-        groth16_params_read_g2(&s->gp, GROTH16_SEC_B_G2, 0, nb, s->b2, ck, threads, &ge)) {
+    if (read_section(&s->gp, GROTH16_SEC_H, s->h, ck, threads, &ge) ||
+        read_section(&s->gp, GROTH16_SEC_L, s->l, ck, threads, &ge) ||
+        read_section(&s->gp, GROTH16_SEC_A, s->a, ck, threads, &ge) ||
+        read_section(&s->gp, GROTH16_SEC_B_G1, s->b1, ck, threads, &ge) ||
+        read_section(&s->gp, GROTH16_SEC_B_G2, s->b2, ck, threads, &ge)) {
         snprintf(err, CUZK_ERROR_LEN, "srs %.63s: %.200s: %.200s", s->circuit_id, s->path, ge.msg);
         free_points(s);
         return CUZK_E_INTERNAL;

@@ -160,12 +160,14 @@ static void record_members(cuzk_engine *e, engine_group *g, const member_result 
             j->failed = 1;
             snprintf(j->error, CUZK_ERROR_LEN, "partition %zu: synthesis: %s", part,
                      res ? res[k].err : "internal: out of memory");
-        } else if (s == CUZK_OK && bytes > j->plan.partition_bytes && job_live(j)) {
+        } else if (s == CUZK_OK && bytes > j->plan.partition_bytes - j->prove_scratch &&
+                   job_live(j)) {
             j->failed = 1;
             snprintf(j->error, CUZK_ERROR_LEN,
                      "internal: provider %s: partition %zu has %zu bytes, more than the %llu "
                      "it announced",
-                     j->provider.name, part, bytes, (unsigned long long)j->plan.partition_bytes);
+                     j->provider.name, part, bytes,
+                     (unsigned long long)(j->plan.partition_bytes - j->prove_scratch));
         }
         if (!job_live(j))
             group_drop_member(e, g, k);

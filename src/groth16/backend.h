@@ -70,6 +70,16 @@ groth16_status groth16_shape_check(groth16_shape *shape, const r1cs_partition *p
 void groth16_assemble(groth16_proof *proof, const groth16_sums *sums, const groth16_vk *vk,
                       const fr *r, const fr *s);
 
+/* Host bytes the CPU backend's sums (prover_cpu.c) allocate for one proof
+ * of rows constraints, n_in inputs and n_aux aux variables on threads
+ * threads, beyond the partition itself: H's three copies of a, b, c over
+ * the domain m = 2^ceil(log2 rows) and the NTT domain's tables; canonical
+ * scalars of inputs, aux and H; for the largest MSM its signed digits and
+ * index lists; per thread one G2 window's buckets (affine and Jacobian) and
+ * batch buffers; all alive together, plus an eighth for the allocator.  An
+ * upper bound: the engine reserves it with each partition (engine/memory.h). */
+uint64_t groth16_cpu_scratch_bytes(uint64_t rows, uint64_t n_in, uint64_t n_aux, unsigned threads);
+
 /* The CPU's sums (prover_cpu.c); self is unused. */
 extern const groth16_sums_ops groth16_sums_cpu;
 

@@ -1,7 +1,7 @@
 """Start and stop a cuzk daemon for the integration tests, in one place.
 
-Imported by daemon_e2e.py, daemon_priority.py, bench_client_e2e.py,
-test_daemon.py and test_config.py.  ctest runs those scripts by their path in
+Imported by daemon_e2e.py, daemon_priority.py, daemon_requests.py,
+daemon_soak.py, bench_client_e2e.py, test_daemon.py and test_config.py.  ctest runs those scripts by their path in
 the source tree, so Python finds this module beside them (sys.path[0]) from
 any working directory.
 
@@ -90,3 +90,48 @@ def wait_ready(ch, timeout=30):
     """Blocks until ch connects; grpc.FutureTimeoutError after timeout s."""
     import grpc
     grpc.channel_ready_future(ch).result(timeout=timeout)
+
+
+class Checks:
+    """The scripts' check()/finish(): prints each check, counts failures."""
+
+    def __init__(self, name):
+        self.name, self.checks, self.failures = name, 0, 0
+
+    def check(self, cond, what):
+        self.checks += 1
+        if not cond:
+            self.failures += 1
+        print(("ok:" if cond else "FAIL:"), what, flush=True)
+        return cond
+
+    def finish(self):
+        """Prints the summary and exits 1 when any check failed."""
+        print(f"{self.name}: {self.checks - self.failures} passed, {self.failures} failed")
+        sys.exit(1 if self.failures else 0)
+
+
+def run_cli(exe, *args):
+    """exe args..., output captured as text; printed when it fails."""
+    r = subprocess.run([exe, *args], capture_output=True, text=True)
+    if r.returncode:
+        print(r.stdout, r.stderr)
+    return r
+
+
+class methods:
+    """The cuzk.v1.ProvingEngine methods on ch as callables: M.Prove(req, timeout=...)."""
+
+    _NAMES = {"SubmitProof": ("SubmitProofRequest", "SubmitProofResponse"),
+              "AwaitProof": ("AwaitProofRequest", "AwaitProofResponse"),
+              "Prove": ("ProveRequest", "ProveResponse"),
+              "CancelProof": ("CancelProofRequest", "CancelProofResponse"),
+              "GetStatus": ("GetStatusRequest", "GetStatusResponse"),
+              "PreloadSRS": ("PreloadSrsRequest", "PreloadSrsResponse")}
+
+    def __init__(self, ch, pb):
+        for name, (rq, rs) in self._NAMES.items():
+            setattr(self, name, ch.unary_unary(
+                f"/cuzk.v1.ProvingEngine/{name}",
+                request_serializer=getattr(pb, rq).SerializeToString,
+                response_deserializer=getattr(pb, rs).FromString))

@@ -15,7 +15,9 @@ usage: test_hardening.py CUZK PROTO_DIR
 - the HTTP endpoint: 20 idle connections and a client sending one byte
   every 4 s, and /status still answers within 0.75 s, 5 of 5 times;
 - /metrics parses with prometheus_client's parser, one family per name,
-  cuzk_proofs_completed/_failed as counters with _total samples.
+  cuzk_proofs_completed/_failed as counters with _total samples;
+- memory.total_budget: a request that can never fit is RESOURCE_EXHAUSTED at
+  submit, naming its need and the budget.
 """
 import os
 import re
@@ -255,6 +257,32 @@ def logs_http_metrics():
               and all(s.name == n + "_total" for s in f.samples),
               f"/metrics: {n} is one counter family of {n}_total samples")
     check(d.stop() == 0, "main daemon stops")
+
+
+
+@section
+def memory_budget():
+    # memory.total_budget = 1 MiB: a request of 1 MiB of vanilla bytes can
+    # never fit (3 copies while submitted): RESOURCE_EXHAUSTED at submit,
+    # naming the need and the budget, before any decoding; the daemon serves on.
+    msock = os.path.join(tmp, "m", "cuzk.sock")
+    d = Daemon("membudget", config("membudget", f"unix://{msock}",
+                                   '\n[memory]\ntotal_budget = "1MiB"\n'))
+    ch = du.channel(f"unix://{msock}")
+    du.wait_ready(ch, 30)
+    req = pb.SubmitProofRequest(request_id="big", proof_kind=pb.POREP_SEAL_COMMIT,
+                                registered_proof=5, vanilla_proof=b"x" * (1 << 20))
+    r, e = call(ch, "SubmitProof", req, pb.SubmitProofResponse)
+    check(e is not None and e.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+          and "memory budget" in e.details() and "3145728" in e.details()
+          and "budget is 1048576" in e.details(),
+          "a request that can never fit the memory budget: RESOURCE_EXHAUSTED naming need and "
+          "budget", e and f"{e.code()} {e.details()}")
+    r, e = call(ch, "GetStatus", pb.GetStatusRequest(), pb.GetStatusResponse)
+    check(e is None, "and the daemon serves on")
+    check(d.stop() == 0, "membudget daemon stops")
+    ch.close()
+
 
 print(f"{checks - len(failures)} passed, {len(failures)} failed")
 sys.exit(1 if failures else 0)
