@@ -220,7 +220,7 @@ typedef struct {
 } cuzk_gpu_status;
 
 /* One prover device (a GPU, the CPU backend, or a simulated device). */
-#define CUZK_DEVICE_SETS 8
+#define CUZK_DEVICE_SETS 16
 typedef struct {
     unsigned index; /* position in the engine's list: the metrics' device label is name */
     int ordinal;    /* CUDA ordinal; -1 for the CPU backend and simulated devices */

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/switches.h"
+
 void device_init(engine_device *d, unsigned index, int ordinal, const char *name, int simulated,
                  const groth16_backend *be, unsigned workers) {
     memset(d, 0, sizeof *d);
@@ -37,13 +39,17 @@ void device_use(engine_device *d, const srs_set *s, double now_ms) {
         d->res[i].last_used_ms = now_ms;
         return;
     }
-    if (d->n_res == ENGINE_DEVICE_SETS) {
-        /* the least recently used goes, as the device's own cache does */
+    long cap = switch_get(SW_GPU_SRS_SETS);
+    cap = cap < 1 ? 1 : cap > ENGINE_DEVICE_SETS ? ENGINE_DEVICE_SETS : cap;
+    while (d->n_res && d->n_res >= (unsigned)cap) {
+        /* the least recently used goes, as the device's own cache drops it
+         * by itself (no forget here: that would wait, under the engine
+         * lock, for a call in progress on the device) */
         unsigned lru = 0;
         for (unsigned k = 1; k < d->n_res; k++)
             if (d->res[k].last_used_ms < d->res[lru].last_used_ms)
                 lru = k;
-        device_forget(d, d->res[lru].set);
+        drop(d, lru);
     }
     d->res[d->n_res++] = (engine_resident){s, s->hot_bytes, now_ms};
     d->res_bytes += s->hot_bytes;

@@ -6,10 +6,13 @@
  * GPU or a simulated device; one for the CPU backend, which spreads one call
  * over the prover cores), its table of resident parameter sets and their
  * bytes (a GPU uploads a set on first use and keeps it: cuda_srs_cache.cuh),
- * and its counters.  The table mirrors the device: a set enters it when a
- * partition is proven there, leaves when the device's LRU cap pushes it out
- * (the backend's copy is forgotten with it), when the set is demoted on the
- * host (srs.h), or by cuzk_engine_evict_srs_device.
+ * and its counters.  The table mirrors the device's cache by its rules: a
+ * set enters it when a partition is proven there, leaves when the LRU cap
+ * (the gpu_srs_sets switch) pushes it out, when the set is demoted on the
+ * host (srs.h; every device forgets it), or by cuzk_engine_evict_srs_device.
+ * A GPU that drops sets early to make room for a large proof is not seen:
+ * the table then overstates what is resident until the next use or evict,
+ * which costs at most one upload where affinity expected none.
  *
  * A device fails (taken out of rotation for good) when its backend returns an
  * error that is not the job's fault (GROTH16_ERR_IO: the runtime, the
@@ -29,8 +32,10 @@
 #include "groth16/backend.h"
 
 #define ENGINE_MAX_DEVICES 16
-/* Sets a device keeps resident (the CUDA prover's default cap, CUZK_GPU_SRS_SETS). */
-#define ENGINE_DEVICE_SETS 4
+/* The most sets a device keeps resident; the cap in force is the CUDA
+ * prover's own, the gpu_srs_sets switch (CUZK_GPU_SRS_SETS, default 4), so
+ * that the table and the device agree. */
+#define ENGINE_DEVICE_SETS 16
 
 typedef struct {
     const srs_set *set;
@@ -61,7 +66,8 @@ void device_init(engine_device *d, unsigned index, int ordinal, const char *name
                  const groth16_backend *be, unsigned workers);
 int device_resident(const engine_device *d, const srs_set *s);
 /* A partition of s was proven on d at now_ms: s is resident (most recently
- * used).  A set pushed out by the cap is forgotten by the backend. */
+ * used).  A set pushed out by the cap leaves the table; the device's cache
+ * has dropped it by the same rule. */
 void device_use(engine_device *d, const srs_set *s, double now_ms);
 /* Drops s from d's table and the backend's copy; the bytes it held (0 if
  * it was not resident). */

@@ -8,13 +8,15 @@
  *     queued, a WinningPoSt's partition is the next one proven;
  *   affinity: single-partition jobs of one circuit all go to the device that
  *     holds its set while it is free; the other device never loads it; a
- *     per-device evict drops that copy only;
+ *     per-device evict drops that copy only; a device keeps at most
+ *     gpu_srs_sets sets, least recently used out first;
  *   a failing device: taken out of rotation (status, metric), its partition
  *     proven elsewhere, the job complete and verified;
  *   no device left: jobs fail with a clear error instead of hanging.
  * Orderings come from latches and timelines; the spread test only needs each
  * device to get one partition of ten. */
 #include "engine_fixture.h"
+#include "util/switches.h"
 
 #define SEED_HEX "5eed0fc0ffee"
 
@@ -198,6 +200,33 @@ static void test_affinity(void) {
     cuzk_engine_free(e);
 }
 
+/* The table keeps at most gpu_srs_sets sets, least recently used out first. */
+static void test_resident_cap(void) {
+    fx_reset();
+    char err[256];
+    long was = switch_get(SW_GPU_SRS_SETS);
+    CHECK(switch_set(SW_GPU_SRS_SETS, 1, err, sizeof err) == 0);
+    cuzk_engine_config c;
+    fx_config(&c);
+    c.simulate_devices = 1;
+    cuzk_engine *e = fx_engine(&c);
+    CHECK(fx_submit(e, "cap-a", CUZK_KIND_POREP_C2, 0, "tiny-a", 1, 90, NULL, NULL) == CUZK_OK);
+    CHECK(fx_await_ok(e, "cap-a", "tiny-a", 1, 90));
+    CHECK(fx_submit(e, "cap-b", CUZK_KIND_POREP_C2, 0, "tiny-b", 1, 91, NULL, NULL) == CUZK_OK);
+    CHECK(fx_await_ok(e, "cap-b", "tiny-b", 1, 91));
+    cuzk_device_status d[1];
+    CHECK(get_devices(e, d, 1) == 1);
+    CHECK(d[0].n_resident == 1 && strcmp(d[0].resident[0], "tiny-b") == 0);
+    CHECK(switch_set(SW_GPU_SRS_SETS, 2, err, sizeof err) == 0);
+    CHECK(fx_submit(e, "cap-a2", CUZK_KIND_POREP_C2, 0, "tiny-a", 1, 92, NULL, NULL) == CUZK_OK);
+    CHECK(fx_await_ok(e, "cap-a2", "tiny-a", 1, 92));
+    CHECK(get_devices(e, d, 1) == 1);
+    CHECK(d[0].n_resident == 2 && strcmp(d[0].resident[0], "tiny-a") == 0 &&
+          strcmp(d[0].resident[1], "tiny-b") == 0);
+    cuzk_engine_free(e);
+    CHECK(switch_set(SW_GPU_SRS_SETS, was, err, sizeof err) == 0);
+}
+
 static void test_failing_device(void) {
     fx_reset();
     cuzk_engine_config c;
@@ -265,6 +294,7 @@ int main(void) {
     test_byte_identical();
     test_critical();
     test_affinity();
+    test_resident_cap();
     test_failing_device();
     test_no_device_left();
     fx_cleanup();
