@@ -195,7 +195,6 @@ static groth16_status replay_prove(groth16_proof *proofs, const r1cs_partition *
         return GROTH16_OK;
     return groth16_fail(err, replay.st, "%s", replay.msg);
 }
-static const groth16_backend replay_backend = {"device", replay_prove, NULL};
 
 /* One backend call on d (the lock not held): GROTH16_ERR_IO from a GPU or a
  * simulated device, or an injected fault, is the device's fault. */
@@ -295,6 +294,8 @@ static void *prover_main(void *arg) {
         const srs_set *s = g->batch->srs;
         int verify = e->cfg.self_verify;
         int inject = d->index < 32 && (e->fail_mask >> d->index & 1);
+        /* the replay carries the device backend's name into messages */
+        const groth16_backend replay_backend = {d->backend->name, replay_prove, NULL};
         /* taken now: the timeline's start follows the order groups are taken */
         double tw = engine_now(e);
         pthread_mutex_unlock(&e->mu);
