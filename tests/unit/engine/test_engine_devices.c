@@ -12,7 +12,9 @@
  *     gpu_srs_sets sets, least recently used out first;
  *   a failing device: taken out of rotation (status, metric), its partition
  *     proven elsewhere, the job complete and verified;
- *   no device left: jobs fail with a clear error instead of hanging.
+ *   no device left: jobs fail with a clear error instead of hanging;
+ *   mixed work (two circuits, all priorities, batching) on 3 devices x 2
+ *     workers: every partition proven exactly once, every proof verifies.
  * Orderings come from latches and timelines; the spread test only needs each
  * device to get one partition of ten. */
 #include "engine_fixture.h"
@@ -227,6 +229,47 @@ static void test_resident_cap(void) {
     CHECK(switch_set(SW_GPU_SRS_SETS, was, err, sizeof err) == 0);
 }
 
+/* Mixed work on 3 devices with 2 workers each: two circuits, every priority,
+ * 1-3 partitions, batching on.  Every job completes and verifies; every
+ * partition is proven exactly once, on some device. */
+static void test_mixed(void) {
+    fx_reset();
+    cuzk_engine_config c;
+    fx_config(&c);
+    c.simulate_devices = 3;
+    c.gpu_workers_per_device = 2;
+    c.synthesis_threads = 2;
+    c.max_batch_size = 2;
+    c.max_batch_wait_ms = 5;
+    cuzk_engine *e = fx_engine(&c);
+    enum { N = 30 };
+    static const cuzk_priority prios[] = {CUZK_PRIORITY_LOW, CUZK_PRIORITY_NORMAL,
+                                          CUZK_PRIORITY_HIGH, CUZK_PRIORITY_CRITICAL};
+    unsigned parts[N], total = 0;
+    char id[32];
+    for (unsigned i = 0; i < N; i++) {
+        parts[i] = 1 + (unsigned)(check_rand64() % 3);
+        total += parts[i];
+        snprintf(id, sizeof id, "mix%u", i);
+        CHECK(fx_submit(e, id, CUZK_KIND_POREP_C2, prios[check_rand64() % 4],
+                        i % 2 ? "tiny-a" : "tiny-b", parts[i], 300 + i, NULL, NULL) == CUZK_OK);
+    }
+    for (unsigned i = 0; i < N; i++) {
+        snprintf(id, sizeof id, "mix%u", i);
+        CHECK(fx_await_ok(e, id, i % 2 ? "tiny-a" : "tiny-b", parts[i], 300 + i));
+    }
+    cuzk_device_status d[3];
+    CHECK(get_devices(e, d, 3) == 3);
+    uint64_t sum = 0;
+    for (int i = 0; i < 3; i++)
+        sum += d[i].partitions_proven;
+    CHECK(sum == total);
+    pthread_mutex_lock(&fx.mu);
+    CHECK(fx.prove_partitions == total);
+    pthread_mutex_unlock(&fx.mu);
+    cuzk_engine_free(e);
+}
+
 static void test_failing_device(void) {
     fx_reset();
     cuzk_engine_config c;
@@ -289,12 +332,14 @@ static void test_no_device_left(void) {
 }
 
 int main(void) {
+    check_seed("test_engine_devices");
     fx_init();
     test_cpu_single();
     test_byte_identical();
     test_critical();
     test_affinity();
     test_resident_cap();
+    test_mixed();
     test_failing_device();
     test_no_device_left();
     fx_cleanup();
