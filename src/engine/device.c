@@ -58,6 +58,10 @@ void device_use(engine_device *d, const srs_set *s, double now_ms) {
 uint64_t device_forget(engine_device *d, const srs_set *s) {
     if (d->backend && d->backend->forget)
         d->backend->forget(&s->data);
+    return device_drop(d, s);
+}
+
+uint64_t device_drop(engine_device *d, const srs_set *s) {
     int i = find(d, s);
     if (i < 0)
         return 0;

@@ -72,6 +72,8 @@ void device_use(engine_device *d, const srs_set *s, double now_ms);
 /* Drops s from d's table and the backend's copy; the bytes it held (0 if
  * it was not resident). */
 uint64_t device_forget(engine_device *d, const srs_set *s);
+/* As device_forget, the table only (the caller tells the backend). */
+uint64_t device_drop(engine_device *d, const srs_set *s);
 /* A call starts / ends on d (busy time counts while any call runs). */
 void device_begin(engine_device *d, const char *job_id, cuzk_proof_kind kind, double now_ms);
 void device_end(engine_device *d, double now_ms);

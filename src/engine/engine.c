@@ -584,12 +584,18 @@ cuzk_status cuzk_engine_evict_srs_device(cuzk_engine *e, const char *circuit_id,
     cuzk_status st = CUZK_E_NOT_FOUND;
     char msg[CUZK_ERROR_LEN];
     srs_set *s = device < e->n_devices ? srs_lookup(&e->srs, circuit_id, &st, msg) : NULL;
+    const groth16_backend *be = NULL;
     if (s) {
         *was_resident = device_resident(&e->devices[device], s);
-        *freed_bytes = device_forget(&e->devices[device], s);
+        *freed_bytes = device_drop(&e->devices[device], s);
+        be = e->devices[device].backend;
         st = CUZK_OK;
     }
     pthread_mutex_unlock(&e->mu);
+    /* outside the lock: a GPU's forget waits for the call in progress there
+     * (the key is only compared, and a set's struct lives as long as the engine) */
+    if (be && be->forget)
+        be->forget(&s->data);
     return st;
 }
 

@@ -159,6 +159,14 @@ static void test_critical(void) {
     cuzk_engine_free(e);
 }
 
+/* The fixture's backend with a forget hook that counts. */
+static int forgets;
+static void count_forget(const groth16_params_data *srs) {
+    (void)srs;
+    __atomic_fetch_add(&forgets, 1, __ATOMIC_SEQ_CST);
+}
+static const groth16_backend forget_backend = {"fixture", fx_prove, count_forget};
+
 static void test_affinity(void) {
     fx_reset();
     cuzk_engine_config c;
@@ -166,6 +174,7 @@ static void test_affinity(void) {
     c.simulate_devices = 2;
     c.gpu_workers_per_device = 1;
     cuzk_engine *e = fx_engine(&c);
+    engine_set_prover_backend(e, &forget_backend);
     char id[32];
     for (int i = 0; i < 5; i++) {
         snprintf(id, sizeof id, "aff%d", i);
@@ -181,8 +190,10 @@ static void test_affinity(void) {
     /* per-device evict: that copy only; the host copy stays HOT */
     int was = 0;
     uint64_t freed = 0;
+    forgets = 0;
     CHECK(cuzk_engine_evict_srs_device(e, "tiny-a", (unsigned)h, &was, &freed) == CUZK_OK);
     CHECK(was == 1 && freed == d[h].resident_bytes);
+    CHECK(forgets == 1); /* that device's backend was told */
     CHECK(cuzk_engine_evict_srs_device(e, "tiny-a", 7, &was, &freed) == CUZK_E_NOT_FOUND);
     CHECK(cuzk_engine_evict_srs_device(e, "no-such", 0, &was, &freed) == CUZK_E_NOT_FOUND);
     CHECK(get_devices(e, d, 2) == 2);
@@ -196,7 +207,9 @@ static void test_affinity(void) {
     /* a host-side evict drops every device's copy */
     CHECK(fx_submit(e, "aff-again", CUZK_KIND_POREP_C2, 0, "tiny-a", 1, 60, NULL, NULL) == CUZK_OK);
     CHECK(fx_await_ok(e, "aff-again", "tiny-a", 1, 60));
+    forgets = 0;
     CHECK(cuzk_engine_evict_srs(e, "tiny-a", &was, &freed) == CUZK_OK);
+    CHECK(forgets == 2); /* every device's backend */
     CHECK(get_devices(e, d, 2) == 2);
     CHECK(d[0].n_resident == 0 && d[1].n_resident == 0);
     cuzk_engine_free(e);
