@@ -137,6 +137,15 @@ typedef struct {
     uint64_t result_keep_s;         /* ... and for how long */
     int self_verify;                /* verify every proof before returning it (default 1) */
     int cancel_running_on_shutdown; /* drain: 1 = cancel running jobs, 0 = finish them */
+    /* TEST ONLY (gpus.simulate): N > 0 proves on N simulated devices, each the
+     * CPU backend with its own workers, resident sets and memory figure, so
+     * multi-device scheduling runs in CI.  0 = real devices. */
+    unsigned simulate_devices;
+    /* TEST ONLY: bit k set makes every call on device k fail as a device fault
+     * (CUZK_TEST_FAIL_DEVICE=k[,k...] in the environment does too). */
+    uint32_t test_fail_devices;
+    /* TEST ONLY: a simulated device's call lasts at least this long, as a GPU's would. */
+    unsigned test_device_delay_ms;
 } cuzk_engine_config;
 
 void cuzk_engine_config_defaults(cuzk_engine_config *cfg);
@@ -182,6 +191,10 @@ cuzk_status cuzk_engine_preload_srs(cuzk_engine *e, const char *circuit_id, int 
                                     uint64_t *load_ms, char err[CUZK_ERROR_LEN]);
 cuzk_status cuzk_engine_evict_srs(cuzk_engine *e, const char *circuit_id, int *was_loaded,
                                   uint64_t *freed_bytes);
+/* Drops one device's resident copy of a set (its host copy stays HOT).
+ * CUZK_E_NOT_FOUND for an unknown device index or circuit. */
+cuzk_status cuzk_engine_evict_srs_device(cuzk_engine *e, const char *circuit_id, unsigned device,
+                                         int *was_resident, uint64_t *freed_bytes);
 
 /* A snapshot for GetStatus and /status. */
 typedef struct {
@@ -206,6 +219,24 @@ typedef struct {
     cuzk_proof_kind current_kind;
 } cuzk_gpu_status;
 
+/* One prover device (a GPU, the CPU backend, or a simulated device). */
+#define CUZK_DEVICE_SETS 16
+typedef struct {
+    unsigned index; /* position in the engine's list: the metrics' device label is name */
+    int ordinal;    /* CUDA ordinal; -1 for the CPU backend and simulated devices */
+    char name[64];  /* "gpu0", "cpu", "sim1" */
+    int failed;     /* out of rotation */
+    char failed_reason[256];
+    unsigned workers, busy_workers;
+    char current_job_id[CUZK_JOB_ID_LEN]; /* one of the jobs in progress ("" when idle) */
+    cuzk_proof_kind current_kind;
+    uint64_t resident_bytes; /* the parameter sets resident on the device */
+    unsigned n_resident;
+    char resident[CUZK_DEVICE_SETS][64]; /* their circuit ids, most recently used first */
+    uint64_t partitions_proven, calls, faults;
+    double busy_ms; /* time with at least one call in progress */
+} cuzk_device_status;
+
 typedef struct {
     uint64_t uptime_s;
     uint64_t completed, failed, cancelled;
@@ -221,6 +252,8 @@ typedef struct {
     size_t n_srs;
     cuzk_pce_status *pce; /* owned, the pces held (not those that failed) */
     size_t n_pce;
+    cuzk_device_status *devices; /* owned: every prover device, GPU or not */
+    size_t n_devices;
 } cuzk_engine_status;
 
 void cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *out);

@@ -95,3 +95,105 @@ void cuda_backend_release(void) {
     g_default = NULL;
     pthread_mutex_unlock(&g_lock);
 }
+
+/* ---- one backend per GPU ----------------------------------------------------------- */
+
+/* groth16_backend carries no context, so each ordinal has its own pair of
+ * entry points; each slot's lock guards its prover's life as g_lock does. */
+typedef struct {
+    pthread_mutex_t lock;
+    cuda_prover *p;
+} gpu_slot;
+
+static gpu_slot g_slots[CUDA_BACKEND_MAX_GPUS] = {
+#define SLOT_INIT \
+    { PTHREAD_MUTEX_INITIALIZER, NULL }
+    SLOT_INIT, SLOT_INIT, SLOT_INIT, SLOT_INIT, SLOT_INIT, SLOT_INIT, SLOT_INIT, SLOT_INIT,
+    SLOT_INIT, SLOT_INIT, SLOT_INIT, SLOT_INIT, SLOT_INIT, SLOT_INIT, SLOT_INIT, SLOT_INIT,
+#undef SLOT_INIT
+};
+
+static groth16_status slot_prove(int o, groth16_proof *proofs, const r1cs_partition *parts,
+                                 size_t n, const groth16_params_data *srs, const fr *r, const fr *s,
+                                 unsigned threads, groth16_prove_timing *timing,
+                                 groth16_error *err) {
+    gpu_slot *sl = &g_slots[o];
+    pthread_mutex_lock(&sl->lock);
+    cuda_error e = {CUDA_OK, ""};
+    groth16_status st;
+    if (!sl->p && cuda_prover_create(&sl->p, o, &e))
+        st = groth16_fail(err,
+                          e.status == CUDA_ERR_NO_MEMORY ? GROTH16_ERR_NO_MEMORY : GROTH16_ERR_IO,
+                          "cuda (GPU %d): %s", o, e.msg);
+    else
+        st = cuda_prover_prove(sl->p, proofs, parts, n, srs, r, s, threads, timing, err);
+    pthread_mutex_unlock(&sl->lock);
+    return st;
+}
+
+static void slot_forget(int o, const groth16_params_data *srs) {
+    gpu_slot *sl = &g_slots[o];
+    pthread_mutex_lock(&sl->lock);
+    if (sl->p)
+        cuda_prover_forget(sl->p, srs);
+    pthread_mutex_unlock(&sl->lock);
+}
+
+#define SLOT_FNS(o)                                                                            \
+    static groth16_status slot_prove_##o(                                                      \
+        groth16_proof *pr, const r1cs_partition *pa, size_t n, const groth16_params_data *srs, \
+        const fr *r, const fr *s, unsigned t, groth16_prove_timing *tm, groth16_error *er) {   \
+        return slot_prove(o, pr, pa, n, srs, r, s, t, tm, er);                                 \
+    }                                                                                          \
+    static void slot_forget_##o(const groth16_params_data *srs) { slot_forget(o, srs); }
+SLOT_FNS(0)
+SLOT_FNS(1)
+SLOT_FNS(2)
+SLOT_FNS(3)
+SLOT_FNS(4)
+SLOT_FNS(5)
+SLOT_FNS(6)
+SLOT_FNS(7)
+SLOT_FNS(8)
+SLOT_FNS(9)
+SLOT_FNS(10)
+SLOT_FNS(11)
+SLOT_FNS(12)
+SLOT_FNS(13)
+SLOT_FNS(14)
+SLOT_FNS(15)
+#undef SLOT_FNS
+
+#define SLOT_BE(o) \
+    { "cuda", slot_prove_##o, slot_forget_##o }
+static const groth16_backend g_slot_backends[CUDA_BACKEND_MAX_GPUS] = {
+    SLOT_BE(0),  SLOT_BE(1),  SLOT_BE(2),  SLOT_BE(3),  SLOT_BE(4),  SLOT_BE(5),
+    SLOT_BE(6),  SLOT_BE(7),  SLOT_BE(8),  SLOT_BE(9),  SLOT_BE(10), SLOT_BE(11),
+    SLOT_BE(12), SLOT_BE(13), SLOT_BE(14), SLOT_BE(15),
+};
+#undef SLOT_BE
+
+const groth16_backend *cuda_backend_for(int ordinal, char *why, size_t whylen) {
+    char msg[256] = "";
+    int n = cuda_device_count(msg, sizeof msg);
+    if (n <= 0 || ordinal < 0 || ordinal >= n || ordinal >= CUDA_BACKEND_MAX_GPUS) {
+        if (why && whylen) {
+            if (n < 0)
+                snprintf(why, whylen, "%s", msg);
+            else
+                snprintf(why, whylen, "no GPU %d (%d visible, at most %d used)", ordinal, n,
+                         CUDA_BACKEND_MAX_GPUS);
+        }
+        return NULL;
+    }
+    return &g_slot_backends[ordinal];
+}
+
+void cuda_backend_release_all(void) {
+    for (int o = 0; o < CUDA_BACKEND_MAX_GPUS; o++) {
+        pthread_mutex_lock(&g_slots[o].lock);
+        cuda_prover_destroy(g_slots[o].p);
+        g_slots[o].p = NULL;
+        pthread_mutex_unlock(&g_slots[o].lock);
+    }
+}

@@ -74,6 +74,17 @@ unsigned cuda_backend_resident_sets(void);
 /* Closes the default prover (a later proof opens it again). */
 void cuda_backend_release(void);
 
+/* ---- one backend per GPU (the engine's devices) ---------------------------------- */
+
+/* The backend that proves on GPU `ordinal` (0 .. CUDA_BACKEND_MAX_GPUS-1),
+ * with its own prover opened on first use and kept until
+ * cuda_backend_release_all; NULL (reason in why) when the ordinal is out of
+ * range or no such GPU is visible.  Its forget drops that GPU's copy only. */
+#define CUDA_BACKEND_MAX_GPUS 16
+const groth16_backend *cuda_backend_for(int ordinal, char *why, size_t whylen);
+/* Closes every prover opened by cuda_backend_for. */
+void cuda_backend_release_all(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -104,7 +104,7 @@ void group_queue(cuzk_engine *e, engine_group *g) {
     g->next = *pp;
     *pp = g;
     e->n_queued_groups++;
-    pthread_cond_signal(&e->cv_prove);
+    pthread_cond_broadcast(&e->cv_prove); /* every device decides whether it is its turn */
 }
 
 void batch_insert_active(cuzk_engine *e, engine_batch *b) {

@@ -10,6 +10,7 @@
  * fill the job's proof slots; job_finish (job.c) records the final state,
  * wakes awaits, and the table prunes old results. */
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 
 #ifdef CUZK_HAVE_CUDA
 #include "cuda/cuda_backend.h"
+#include "cuda/cuda_device.h"
 #endif
 #include "engine/pce.h"
 #include "engine/engine_internal.h"
@@ -30,9 +32,63 @@
 /* The SRS manager's inputs (srs_env), under the engine lock. */
 static double srs_now(void *ctx) { return engine_now(ctx); }
 static void srs_forget(void *ctx, const groth16_params_data *d) {
-    const cuzk_engine *e = ctx;
-    if (e->backend->forget)
-        e->backend->forget(d);
+    cuzk_engine *e = ctx;
+    /* the set whose host copy goes: every device drops its copy too */
+    const srs_set *s = (const srs_set *)((const char *)d - offsetof(srs_set, data));
+    for (unsigned i = 0; i < e->n_devices; i++)
+        device_forget(&e->devices[i], s);
+}
+
+/* The prover devices (device.h): simulated ones for tests, else one per GPU
+ * in gpus.devices (default: every GPU the runtime reports), else the CPU
+ * backend. */
+static void devices_init(cuzk_engine *e) {
+    const cuzk_engine_config *c = &e->cfg;
+    unsigned w = c->gpu_workers_per_device ? c->gpu_workers_per_device : 1;
+    char name[64];
+    e->fail_mask = c->test_fail_devices | device_test_fail_env();
+    if (c->simulate_devices) {
+        unsigned n =
+            c->simulate_devices < ENGINE_MAX_DEVICES ? c->simulate_devices : ENGINE_MAX_DEVICES;
+        for (unsigned i = 0; i < n; i++) {
+            snprintf(name, sizeof name, "sim%u", i);
+            device_init(&e->devices[i], i, -1, name, 1, &groth16_backend_cpu, w);
+        }
+        e->n_devices = n;
+        engine_log("TEST ONLY: gpus.simulate: %u simulated devices on the CPU backend", n);
+        return;
+    }
+#ifdef CUZK_HAVE_CUDA
+    if (c->use_gpu) {
+        int ords[ENGINE_MAX_DEVICES];
+        size_t n = 0;
+        char why[256] = "";
+        if (c->n_gpu_devices) {
+            for (size_t i = 0; i < c->n_gpu_devices && n < ENGINE_MAX_DEVICES; i++)
+                ords[n++] = c->gpu_devices[i];
+        } else {
+            int found = cuda_device_count(why, sizeof why);
+            for (int i = 0; i < found && n < ENGINE_MAX_DEVICES; i++)
+                ords[n++] = i;
+        }
+        for (size_t i = 0; i < n; i++) {
+            const groth16_backend *gpu = cuda_backend_for(ords[i], why, sizeof why);
+            if (!gpu) {
+                engine_log("GPU %d not usable (%s): left out", ords[i], why);
+                continue;
+            }
+            snprintf(name, sizeof name, "gpu%d", ords[i]);
+            device_init(&e->devices[e->n_devices], e->n_devices, ords[i], name, 0, gpu, w);
+            e->n_devices++;
+        }
+        if (e->n_devices)
+            return;
+        engine_log("no usable GPU (%s): proving on the CPU backend", why[0] ? why : "none listed");
+    }
+#endif
+    /* the CPU backend: one call at a time, prover_threads wide */
+    device_init(&e->devices[0], 0, -1, "cpu", 0, &groth16_backend_cpu, 1);
+    e->n_devices = 1;
 }
 
 cuzk_engine *cuzk_engine_new(const cuzk_engine_config *cfg, char err[CUZK_ERROR_LEN]) {
@@ -76,26 +132,7 @@ cuzk_engine *cuzk_engine_new(const cuzk_engine_config *cfg, char err[CUZK_ERROR_
     srs_init(&e->srs, c->param_cache, &srs_in);
     e->srs.min_idle_ms = (double)c->eviction_min_idle_s * 1000;
     e->srs.trust_params = c->trust_params || fc_param_trust_env();
-    e->backend = &groth16_backend_cpu;
-#ifdef CUZK_HAVE_CUDA
-    if (c->use_gpu) {
-        /* one GPU per engine for now: the first configured ordinal */
-        int ordinal = c->n_gpu_devices ? c->gpu_devices[0] : cuda_backend_device();
-        char why[256] = "";
-        const groth16_backend *gpu = NULL;
-        if (cuda_backend_set_device(ordinal) != 0)
-            snprintf(why, sizeof why, "the CUDA backend already runs on another GPU");
-        else
-            gpu = cuda_backend_why(why, sizeof why);
-        if (gpu)
-            e->backend = gpu;
-        else
-            engine_log("GPU %d not usable (%s): proving on the CPU backend", ordinal, why);
-        if (gpu && c->n_gpu_devices > 1)
-            engine_log("gpus.devices lists %zu GPUs; this build proves on the first (%d) only",
-                       c->n_gpu_devices, ordinal);
-    }
-#endif
+    devices_init(e);
     char perr[CUZK_ERROR_LEN] = "";
     if (pipeline_start(e, perr) != 0) {
         err_set(err, CUZK_ERROR_LEN, "%s", perr);
@@ -192,7 +229,8 @@ cuzk_status cuzk_engine_register_circuit(cuzk_engine *e, const char *circuit_id,
 
 void engine_set_prover_backend(cuzk_engine *e, const groth16_backend *b) {
     pthread_mutex_lock(&e->mu);
-    e->backend = b ? b : &groth16_backend_cpu;
+    for (unsigned i = 0; i < e->n_devices; i++)
+        e->devices[i].backend = b ? b : &groth16_backend_cpu;
     pthread_mutex_unlock(&e->mu);
 }
 
@@ -629,6 +667,37 @@ cuzk_status cuzk_engine_evict_srs(cuzk_engine *e, const char *circuit_id, int *w
         st = srs_evict(&e->srs, s, freed_bytes);
     }
     pthread_mutex_unlock(&e->mu);
+    return st;
+}
+
+cuzk_status cuzk_engine_evict_srs_device(cuzk_engine *e, const char *circuit_id, unsigned device,
+                                         int *was_resident, uint64_t *freed_bytes) {
+    int d1;
+    uint64_t d2;
+    if (!was_resident)
+        was_resident = &d1;
+    if (!freed_bytes)
+        freed_bytes = &d2;
+    *was_resident = 0;
+    *freed_bytes = 0;
+    if (!e || !circuit_id)
+        return CUZK_E_INVALID;
+    pthread_mutex_lock(&e->mu);
+    cuzk_status st = CUZK_E_NOT_FOUND;
+    char msg[CUZK_ERROR_LEN];
+    srs_set *s = device < e->n_devices ? srs_lookup(&e->srs, circuit_id, &st, msg) : NULL;
+    const groth16_backend *be = NULL;
+    if (s) {
+        *was_resident = device_resident(&e->devices[device], s);
+        *freed_bytes = device_drop(&e->devices[device], s);
+        be = e->devices[device].backend;
+        st = CUZK_OK;
+    }
+    pthread_mutex_unlock(&e->mu);
+    /* outside the lock: a GPU's forget waits for the call in progress there
+     * (the key is only compared, and a set's struct lives as long as the engine) */
+    if (be && be->forget)
+        be->forget(&s->data);
     return st;
 }
 

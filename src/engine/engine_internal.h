@@ -23,6 +23,7 @@
 
 #include "cuzk/engine.h"
 #include "engine/circuit_provider.h"
+#include "engine/device.h"
 #include "engine/job.h"
 #include "engine/memory.h"
 #include "engine/scheduler.h"
@@ -71,6 +72,7 @@ typedef struct {
     size_t batches_active, groups_queued;
     unsigned synth_workers, prover_threads; /* the configured split */
     uint64_t dispatcher_passes;             /* decisions the dispatcher has made */
+    uint64_t device_requeues;               /* partitions put back after a device fault */
 } engine_debug_stats;
 
 struct cuzk_engine {
@@ -85,10 +87,11 @@ struct cuzk_engine {
     srs_manager srs;
     engine_circuit_provider providers[CUZK_KIND_COUNT];
     int has_provider[CUZK_KIND_COUNT];
-    const groth16_backend *backend;
-    /* the job the prover worker is proving now ("" when idle), for GetStatus */
-    char proving_job[CUZK_JOB_ID_LEN];
-    cuzk_proof_kind proving_kind;
+    /* the prover devices (device.h), each with its own workers */
+    engine_device devices[ENGINE_MAX_DEVICES];
+    unsigned n_devices;
+    uint32_t fail_mask;                    /* TEST ONLY: devices whose calls fail (device.h) */
+    struct engine_prover_arg *prover_args; /* one per prover worker: its device */
 
     /* pipeline */
     engine_batch *active; /* priority order, then admission order */
@@ -126,7 +129,7 @@ static inline void engine_stage(cuzk_engine *e, engine_job *j, int partition, cu
 /* A warning from the engine, through the structured log. */
 #define engine_log(...) slog(SLOG_WARN, "engine", __VA_ARGS__)
 
-/* Test and benchmark hooks. */
+/* Test and benchmark hooks.  The backend replaces every device's. */
 void engine_set_prover_backend(cuzk_engine *e, const groth16_backend *b);
 void engine_debug_stats_get(cuzk_engine *e, engine_debug_stats *out);
 

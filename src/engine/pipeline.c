@@ -28,11 +28,17 @@
  * floor is held by a group that a prover will finish.  Reservations never
  * exceed the budget.
  *
- * Prover workers (one for the CPU backend, which uses prover_threads cores):
- * take the best queued group, prove it, self-
- * verify every proof against the set's prepared vk, re-prove a failure once
- * on the CPU backend (counted and logged), and store each proof in its job's
- * slot for that partition: proofs are reassembled in partition order.
+ * Prover workers (device.h): gpus.gpu_workers_per_device per GPU or
+ * simulated device, one for the CPU backend (which uses prover_threads
+ * cores).  A worker takes the best queued group its device should prove
+ * (pick_group: CRITICAL first to any free device; otherwise a device that
+ * holds the set, elsewhere only when none holding it is free), proves it,
+ * self-verifies every proof against the set's prepared vk, re-proves a
+ * failure once on the CPU backend (counted and logged), and stores each
+ * proof in its job's slot for that partition: proofs are reassembled in
+ * partition order, whichever devices made them.  A device fault puts the
+ * group back in the queue and the device out of rotation; with no device
+ * left, the workers of failed devices fail what is queued.
  *
  * Cancellation and failure: a job marked cancelled (or failed) is skipped by
  * new tasks, its queued partitions are dropped at once (memory released),
@@ -118,18 +124,137 @@ static int fixed_rs(fr **rs, const char *seed, size_t k, size_t m) {
     return 0;
 }
 
+/* ---- devices: which group a device proves next ------------------------------------ */
+
+struct engine_prover_arg {
+    cuzk_engine *e;
+    engine_device *d;
+};
+
+static int any_live_device(const cuzk_engine *e) {
+    for (unsigned i = 0; i < e->n_devices; i++)
+        if (!e->devices[i].failed)
+            return 1;
+    return 0;
+}
+
+/* Whether a live device other than d holds s and is idle (no call in
+ * progress: a second call on a busy GPU only waits behind the first, so d
+ * loading the set starts sooner). */
+static int other_free_holder(const cuzk_engine *e, const engine_device *d, const srs_set *s) {
+    for (unsigned i = 0; i < e->n_devices; i++) {
+        const engine_device *o = &e->devices[i];
+        if (o != d && !o->failed && !o->busy && device_resident(o, s))
+            return 1;
+    }
+    return 0;
+}
+
+/* The queue link of the group device d proves next, or NULL: wait.  Groups
+ * come in queue order (priority, then batch, then partition); a CRITICAL
+ * one is taken by the first free device; any other goes to a device that
+ * holds its set, and is loaded elsewhere only when no device holding it is
+ * free, so d would otherwise idle.  *skipped: a group was left for another. */
+static engine_group **pick_group(cuzk_engine *e, engine_device *d, int *skipped) {
+    *skipped = 0;
+    if (d->failed) /* a failed device's workers only fail what no device can prove */
+        return any_live_device(e) || !e->prove_queue ? NULL : &e->prove_queue;
+    for (engine_group **pp = &e->prove_queue; *pp; pp = &(*pp)->next) {
+        const engine_group *g = *pp;
+        const srs_set *s = g->batch->srs;
+        if (g->batch->priority == CUZK_PRIORITY_CRITICAL || device_resident(d, s) ||
+            !other_free_holder(e, d, s))
+            return pp;
+        *skipped = 1;
+    }
+    return NULL;
+}
+
+/* Why no device is left, for the jobs that then fail. */
+static void no_device_error(const cuzk_engine *e, char *out, size_t cap) {
+    size_t n = (size_t)snprintf(out, cap, "no prover device left:");
+    for (unsigned i = 0; i < e->n_devices && n < cap; i++)
+        n += (size_t)snprintf(out + n, cap - n, "%s %s failed (%.120s)", i ? ";" : "",
+                              e->devices[i].name, e->devices[i].why);
+}
+
+/* The replayed call: groth16_prove_checked's self-verification and its CPU
+ * retry run over the device call already made (device_call), so that a
+ * device fault is told from the job's own failure before any retry. */
+static _Thread_local struct {
+    groth16_status st;
+    char msg[GROTH16_MSG_BYTES];
+} replay;
+
+static groth16_status replay_prove(groth16_proof *proofs, const r1cs_partition *parts, size_t n,
+                                   const groth16_params_data *srs, const fr *r, const fr *s,
+                                   unsigned threads, groth16_prove_timing *timing,
+                                   groth16_error *err) {
+    (void)proofs, (void)parts, (void)n, (void)srs, (void)r, (void)s, (void)threads, (void)timing;
+    if (replay.st == GROTH16_OK)
+        return GROTH16_OK;
+    return groth16_fail(err, replay.st, "%s", replay.msg);
+}
+
+/* One backend call on d (the lock not held): GROTH16_ERR_IO from a GPU or a
+ * simulated device, or an injected fault, is the device's fault. */
+static int device_call(cuzk_engine *e, engine_device *d, int inject, groth16_proof *proofs,
+                       const engine_group *g, size_t m, const fr *rs, double *ms, char *why,
+                       size_t cap) {
+    groth16_error ge = {0};
+    double t0 = engine_now(e);
+    groth16_status st;
+    if (inject)
+        st = groth16_fail(&ge, GROTH16_ERR_IO, "injected fault (TEST ONLY)");
+    else
+        st = d->backend->prove(proofs, g->parts, m, &g->batch->srs->data, rs, rs ? rs + m : NULL,
+                               e->prover_threads, NULL, &ge);
+    if (d->simulated && e->cfg.test_device_delay_ms) {
+        double left = e->cfg.test_device_delay_ms - (engine_now(e) - t0);
+        if (left > 0) {
+            struct timespec ts = {(time_t)(left / 1000),
+                                  (long)((left - (double)(long)(left / 1000) * 1000) * 1e6)};
+            nanosleep(&ts, NULL);
+        }
+    }
+    *ms = engine_now(e) - t0;
+    replay.st = st;
+    snprintf(replay.msg, sizeof replay.msg, "%s", ge.msg);
+    if (st == GROTH16_ERR_IO && (inject || d->simulated || d->ordinal >= 0)) {
+        snprintf(why, cap, "%s", ge.msg);
+        return -1;
+    }
+    return 0;
+}
+
+/* Fails every live member of g with msg. */
+static void fail_group(cuzk_engine *e, engine_group *g, const char *msg) {
+    for (size_t k = 0; k < g->n; k++)
+        if (g->jobs[k] && job_live(g->jobs[k])) {
+            g->jobs[k]->failed = 1;
+            snprintf(g->jobs[k]->error, CUZK_ERROR_LEN, "partition %zu: %s", g->partition, msg);
+        }
+    group_done(e, g);
+}
+
 static void *prover_main(void *arg) {
-    cuzk_engine *e = arg;
+    struct engine_prover_arg *pa = arg;
+    cuzk_engine *e = pa->e;
+    engine_device *d = pa->d;
     const char *seed = test_rs_seed();
     pthread_mutex_lock(&e->mu);
     for (;;) {
-        while (!e->prove_queue) {
+        engine_group **pp;
+        int skipped;
+        while (!(pp = pick_group(e, d, &skipped))) {
             if (e->dispatcher_done && !e->n_active)
                 goto out;
+            if (skipped) /* the device that holds the set must look */
+                pthread_cond_broadcast(&e->cv_prove);
             pthread_cond_wait(&e->cv_prove, &e->mu);
         }
-        engine_group *g = e->prove_queue;
-        e->prove_queue = g->next;
+        engine_group *g = *pp;
+        *pp = g->next;
         e->n_queued_groups--;
         /* compact the live members to the front: the backend takes an array */
         size_t m = 0;
@@ -153,28 +278,42 @@ static void *prover_main(void *arg) {
             group_done(e, g);
             continue;
         }
+        if (d->failed) { /* no device left to prove it */
+            char msg[CUZK_ERROR_LEN];
+            no_device_error(e, msg, sizeof msg);
+            fail_group(e, g, msg);
+            continue;
+        }
+        pthread_cond_broadcast(&e->cv_prove); /* d may be busy now: others re-check */
         e->prove_active++;
         if (e->prove_active > e->dbg.prove_active_peak)
             e->dbg.prove_active_peak = e->prove_active;
         if (e->prover_threads > e->dbg.prove_threads_max)
             e->dbg.prove_threads_max = e->prover_threads;
-        const groth16_backend *be = e->backend;
-        snprintf(e->proving_job, sizeof e->proving_job, "%s", g->jobs[0]->id);
-        e->proving_kind = g->jobs[0]->kind;
+        device_begin(d, g->jobs[0]->id, g->jobs[0]->kind, engine_now(e));
         const srs_set *s = g->batch->srs;
         int verify = e->cfg.self_verify;
+        int inject = d->index < 32 && (e->fail_mask >> d->index & 1);
+        /* the replay carries the device backend's name into messages */
+        const groth16_backend replay_backend = {d->backend->name, replay_prove, NULL};
+        /* taken now: the timeline's start follows the order groups are taken */
+        double tw = engine_now(e);
         pthread_mutex_unlock(&e->mu);
 
-        double tw = engine_now(e);
         groth16_proof *proofs = calloc(m, sizeof *proofs);
         groth16_proof_check *chk = calloc(m, sizeof *chk);
-        double tp0 = engine_now(e), tp1 = tp0, prove_ms = 0;
+        double tp0 = tw, tp1 = tp0, prove_ms = 0;
         fr *rs = NULL;
+        char fault[256] = "";
+        int faulted = 0;
         int verify_failures = 0, oom = !proofs || !chk || fixed_rs(&rs, seed, g->partition, m) != 0;
-        if (!oom) {
-            /* prove, self-verify, re-prove a failure once on the CPU backend */
-            const groth16_prove_opts o = {be, e->prover_threads, rs, rs ? rs + m : NULL, verify};
-            groth16_prove_checked(proofs, chk, g->parts, m, &s->data, &s->pvk, &o, NULL, &prove_ms);
+        if (!oom)
+            faulted = device_call(e, d, inject, proofs, g, m, rs, &prove_ms, fault, sizeof fault);
+        if (!oom && !faulted) {
+            /* self-verify, re-prove a failure once on the CPU backend */
+            const groth16_prove_opts o = {&replay_backend, e->prover_threads, rs,
+                                          rs ? rs + m : NULL, verify};
+            groth16_prove_checked(proofs, chk, g->parts, m, &s->data, &s->pvk, &o, NULL, NULL);
             tp1 = tp0 + prove_ms;
             for (size_t k = 0; k < m; k++) {
                 verify_failures += chk[k].verify_failed;
@@ -185,7 +324,25 @@ static void *prover_main(void *arg) {
 
         pthread_mutex_lock(&e->mu);
         e->prove_active--;
-        e->proving_job[0] = 0;
+        device_end(d, engine_now(e));
+        d->calls++;
+        if (faulted) {
+            /* out of rotation; the partition goes back for another device */
+            device_fail(d, fault);
+            engine_log("device %s failed (%s): taken out of rotation; partition %zu of %s goes "
+                       "back to the queue",
+                       d->name, fault, g->partition, g->jobs[0]->id);
+            e->dbg.device_requeues++;
+            free(proofs);
+            free(chk);
+            free(rs);
+            group_queue(e, g);
+            pthread_cond_broadcast(&e->cv_prove);
+            continue;
+        }
+        if (!oom)
+            device_use(d, s, engine_now(e));
+        d->partitions += m;
         e->self_verify_failures += (uint64_t)verify_failures;
         double tv = tp1;
         for (size_t k = 0; k < m; k++) {
@@ -218,6 +375,7 @@ static void *prover_main(void *arg) {
         free(rs);
         group_done(e, g);
         pthread_cond_broadcast(&e->cv_synth);
+        pthread_cond_broadcast(&e->cv_prove);
     }
 out:
     pthread_mutex_unlock(&e->mu);
@@ -244,7 +402,9 @@ int pipeline_start(cuzk_engine *e, char err[CUZK_ERROR_LEN]) {
     e->synth_cores = synth;
     e->prover_threads = prove;
     e->srs.decode_threads = prove; /* decoding runs while the prover cores wait for it */
-    e->prover_workers = 1;         /* the CPU backend: one call at a time, prover_threads wide */
+    e->prover_workers = 0;         /* each device's workers (device.h) */
+    for (unsigned i = 0; i < e->n_devices; i++)
+        e->prover_workers += e->devices[i].workers;
     e->max_active = c->pipeline_enabled ? 1 + c->synthesis_lookahead : 1;
     if (!c->pipeline_enabled)
         e->queue_depth = 1;
@@ -255,7 +415,11 @@ int pipeline_start(cuzk_engine *e, char err[CUZK_ERROR_LEN]) {
 
     e->synth_tids = calloc(e->synth_workers, sizeof *e->synth_tids);
     e->prover_tids = calloc(e->prover_workers, sizeof *e->prover_tids);
-    if (!e->synth_tids || !e->prover_tids) {
+    e->prover_args = calloc(e->prover_workers, sizeof *e->prover_args);
+    for (unsigned i = 0, w = 0; e->prover_args && i < e->n_devices; i++)
+        for (unsigned k = 0; k < e->devices[i].workers; k++)
+            e->prover_args[w++] = (struct engine_prover_arg){e, &e->devices[i]};
+    if (!e->synth_tids || !e->prover_tids || !e->prover_args) {
         snprintf(err, CUZK_ERROR_LEN, "engine: out of memory");
         return -1;
     }
@@ -265,7 +429,7 @@ int pipeline_start(cuzk_engine *e, char err[CUZK_ERROR_LEN]) {
         if ((rc = pthread_create(&e->synth_tids[i], NULL, synth_main, e)) == 0)
             e->started_synth++;
     for (unsigned i = 0; rc == 0 && i < e->prover_workers; i++)
-        if ((rc = pthread_create(&e->prover_tids[i], NULL, prover_main, e)) == 0)
+        if ((rc = pthread_create(&e->prover_tids[i], NULL, prover_main, &e->prover_args[i])) == 0)
             e->started_prover++;
     if (rc != 0) {
         snprintf(err, CUZK_ERROR_LEN, "engine: cannot start threads: %s", strerror(rc));
@@ -292,5 +456,7 @@ void pipeline_join(cuzk_engine *e) {
     e->started_synth = e->started_prover = 0;
     free(e->synth_tids);
     free(e->prover_tids);
+    free(e->prover_args);
     e->synth_tids = e->prover_tids = NULL;
+    e->prover_args = NULL;
 }

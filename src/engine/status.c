@@ -11,7 +11,6 @@
 #include "engine/engine_internal.h"
 
 #ifdef CUZK_HAVE_CUDA
-#include "cuda/cuda_backend.h"
 #include "cuda/cuda_device.h"
 #endif
 
@@ -60,15 +59,24 @@ void cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *out) {
             double ago = (engine_now(e) - p->last_used_ms) / 1e3;
             o->last_used_secs_ago = ago > 0 ? (uint64_t)ago : 0;
         }
-#ifdef CUZK_HAVE_CUDA
-    if (strcmp(e->backend->name, "cuda") == 0 && (out->gpus = calloc(1, sizeof *out->gpus))) {
-        cuzk_gpu_status *g = out->gpus;
-        out->n_gpus = 1;
-        g->ordinal = (unsigned)cuda_backend_device();
-        snprintf(g->current_job_id, sizeof g->current_job_id, "%s", e->proving_job);
-        g->current_kind = e->proving_kind;
+    out->devices = calloc(e->n_devices ? e->n_devices : 1, sizeof *out->devices);
+    unsigned n_gpu = 0;
+    for (unsigned i = 0; out->devices && i < e->n_devices; i++) {
+        device_status(&e->devices[i], engine_now(e), &out->devices[out->n_devices++]);
+        n_gpu += e->devices[i].ordinal >= 0;
     }
-#endif
+    /* the GPUs among them, as GetStatus has always listed them */
+    out->gpus = n_gpu ? calloc(n_gpu, sizeof *out->gpus) : NULL;
+    for (unsigned i = 0; out->gpus && i < e->n_devices; i++) {
+        const engine_device *d = &e->devices[i];
+        if (d->ordinal < 0)
+            continue;
+        cuzk_gpu_status *g = &out->gpus[out->n_gpus++];
+        g->ordinal = (unsigned)d->ordinal;
+        snprintf(g->name, sizeof g->name, "%s", d->name);
+        snprintf(g->current_job_id, sizeof g->current_job_id, "%s", d->job);
+        g->current_kind = d->kind;
+    }
     pthread_mutex_unlock(&e->mu);
 #ifdef CUZK_HAVE_CUDA
     /* the runtime queries outside the lock: they may take milliseconds */
@@ -91,6 +99,7 @@ void cuzk_engine_status_clear(cuzk_engine_status *s) {
     if (!s)
         return;
     free(s->gpus);
+    free(s->devices);
     free(s->srs);
     free(s->pce);
     memset(s, 0, sizeof *s);
@@ -182,6 +191,10 @@ char *cuzk_engine_metrics_text(cuzk_engine *e) {
     synth_active = e->synth_active;
     synth_max = e->synth_workers;
     uptime = engine_now(e) / 1000;
+    cuzk_device_status dev[ENGINE_MAX_DEVICES];
+    unsigned n_dev = e->n_devices;
+    for (unsigned i = 0; i < n_dev; i++)
+        device_status(&e->devices[i], engine_now(e), &dev[i]);
     pthread_mutex_unlock(&e->mu);
 
     sbuf b = {malloc(4096), 0, 4096, 0};
@@ -225,6 +238,31 @@ char *cuzk_engine_metrics_text(cuzk_engine *e) {
         "\n",
         svf);
     put(&b, "# TYPE cuzk_cpu_retries_total counter\ncuzk_cpu_retries_total %" PRIu64 "\n", retries);
+    /* per prover device (device.h), labelled by its name */
+    put(&b, "# HELP cuzk_device_up Whether the prover device is in rotation.\n"
+            "# TYPE cuzk_device_up gauge\n");
+    for (unsigned i = 0; i < n_dev; i++)
+        put(&b, "cuzk_device_up{device=\"%s\"} %d\n", dev[i].name, !dev[i].failed);
+    put(&b, "# HELP cuzk_device_failed_total Devices taken out of rotation after a fault.\n"
+            "# TYPE cuzk_device_failed_total counter\n");
+    for (unsigned i = 0; i < n_dev; i++)
+        put(&b, "cuzk_device_failed_total{device=\"%s\"} %" PRIu64 "\n", dev[i].name,
+            dev[i].faults);
+    put(&b, "# TYPE cuzk_device_partitions_total counter\n");
+    for (unsigned i = 0; i < n_dev; i++)
+        put(&b, "cuzk_device_partitions_total{device=\"%s\"} %" PRIu64 "\n", dev[i].name,
+            dev[i].partitions_proven);
+    put(&b, "# TYPE cuzk_device_busy_seconds_total counter\n");
+    for (unsigned i = 0; i < n_dev; i++)
+        put(&b, "cuzk_device_busy_seconds_total{device=\"%s\"} %.3f\n", dev[i].name,
+            dev[i].busy_ms / 1000);
+    put(&b, "# TYPE cuzk_device_busy_workers gauge\n");
+    for (unsigned i = 0; i < n_dev; i++)
+        put(&b, "cuzk_device_busy_workers{device=\"%s\"} %u\n", dev[i].name, dev[i].busy_workers);
+    put(&b, "# TYPE cuzk_device_resident_bytes gauge\n");
+    for (unsigned i = 0; i < n_dev; i++)
+        put(&b, "cuzk_device_resident_bytes{device=\"%s\"} %" PRIu64 "\n", dev[i].name,
+            dev[i].resident_bytes);
     /* job_stage_bounds_ms in seconds */
     static const char *le[JOB_STAGE_BUCKETS - 1] = {"0.01", "0.1", "1", "10", "60", "300", "1800"};
     put(&b,

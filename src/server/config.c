@@ -89,6 +89,8 @@ static const key_spec keys[] = {
     {"pipeline", "self_verify", K_BOOL, ENG(self_verify), 0, 0, 0, NULL},
     {"logging", "level", K_LEVEL, DMN(log_level), 0, 0, 0, NULL},
     {"logging", "format", K_FORMAT, DMN(log_json), 0, 0, 0, NULL},
+    /* TEST ONLY: N simulated prover devices on the CPU backend (engine/device.h) */
+    {"gpus", "simulate", K_UINT, ENG(simulate_devices), 0, 0, 0, NULL},
 };
 
 /* ---- sizes and durations ------------------------------------------------- */
@@ -532,6 +534,8 @@ void cuzk_config_print(FILE *to, const cuzk_config *c) {
         fprintf(to, "%s%d", i ? ", " : "", e->gpu_devices[i]);
     fprintf(to, "]\ngpu_threads = %u\ngpu_workers_per_device = %u\nuse_gpu = %s\n", e->gpu_threads,
             e->gpu_workers_per_device, e->use_gpu ? "true" : "false");
+    if (e->simulate_devices) /* TEST ONLY, printed only when set */
+        fprintf(to, "simulate = %u\n", e->simulate_devices);
     fprintf(to,
             "\n[scheduler]\nmax_batch_size = %u\nmax_batch_wait_ms = %llu\nsort_by_type = %s\n"
             "max_pending_jobs = %u\nresult_keep_count = %u\nresult_keep_time = \"%llus\"\n",

@@ -92,6 +92,27 @@ char *http_status_json(cuzk_engine *e) {
     }
     json_object_set_new(root, "pipelines", pipelines);
     json_object_set_new(root, "gpu_workers", workers);
+    /* every prover device (engine/device.h): GPUs, the CPU backend, simulated ones */
+    json_t *devices = json_array();
+    for (size_t i = 0; i < s.n_devices; i++) {
+        const cuzk_device_status *d = &s.devices[i];
+        json_t *res = json_array();
+        for (unsigned k = 0; k < d->n_resident; k++)
+            json_array_append_new(res, json_string(d->resident[k]));
+        json_array_append_new(
+            devices, json_pack("{s:i,s:s,s:i,s:s,s:s,s:i,s:i,s:o,s:o,s:I,s:I,s:f}", "index",
+                               (int)d->index, "name", d->name, "ordinal", d->ordinal, "state",
+                               d->failed         ? "failed"
+                               : d->busy_workers ? "busy"
+                                                 : "idle",
+                               "failed_reason", d->failed_reason, "workers", (int)d->workers,
+                               "busy_workers", (int)d->busy_workers, "current_job",
+                               d->current_job_id[0] ? json_string(d->current_job_id) : json_null(),
+                               "resident_sets", res, "resident_bytes",
+                               (json_int_t)d->resident_bytes, "partitions_proven",
+                               (json_int_t)d->partitions_proven, "busy_secs", d->busy_ms / 1000));
+    }
+    json_object_set_new(root, "devices", devices);
     json_t *srs = json_array();
     static const char *const tiers[] = {"hot", "warm", "cold"};
     for (size_t i = 0; i < s.n_srs; i++)

@@ -157,6 +157,10 @@ if daemon:
           and d["gpus"]["gpu_workers_per_device"] == 2 and d["scheduler"]["max_batch_size"] == 1
           and d["pipeline"]["enabled"] is True and d["logging"]["level"] == "info",
           "empty file: the Rust daemon's defaults")
+    r = run("[gpus]\nsimulate = 3\n")
+    d = tomllib.loads(r.stdout) if r.returncode == 0 else {}
+    check(r.returncode == 0 and d["gpus"].get("simulate") == 3,
+          "gpus.simulate (TEST ONLY) is read and shown")
 
     errors = {
         "unknown_key": ("[memory]\n\ntotal_budgt = \"1GiB\"\n", "line 3", "unknown key memory.total_budgt"),

@@ -317,12 +317,18 @@ def srs_and_status(d, tag):
         want = ["uptime_secs", "memory", "synthesis", "pipelines", "gpu_workers", "allocations",
                 "counters", "buffers"]
         check(ok and all(k in doc for k in want), f"{tag}: HTTP /status has the Rust daemon's keys")
+        check(ok and isinstance(doc.get("devices"), list) and (DOUBLE or (
+              len(doc["devices"]) >= 1 and all(k in doc["devices"][0] for k in (
+                  "name", "state", "workers", "resident_sets", "resident_bytes")))),
+              f"{tag}: HTTP /status lists the prover devices")
         check(ok and doc["counters"]["total_failed"] >= st.total_proofs_failed
               and set(doc["memory"]) >= {"total_bytes", "used_bytes", "available_bytes"}
               and "porep-c2" in doc["counters"]["failed_by_kind"], f"{tag}: HTTP /status counters")
         code_, ctype, body = d.http("/metrics")
         check(code_ == 200 and ctype.startswith("text/plain") and "cuzk_proofs_completed_total" in body,
               f"{tag}: HTTP /metrics -> Prometheus text")
+        check(code_ == 200 and (DOUBLE or "cuzk_device_up{device=" in body),
+              f"{tag}: HTTP /metrics has per-device samples")
         check(d.http("/nope")[0] == 404, f"{tag}: HTTP /nope -> 404")
         check(d.http("/status", method="POST")[0] == 405, f"{tag}: HTTP POST -> 405")
 

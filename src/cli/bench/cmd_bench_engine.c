@@ -17,6 +17,7 @@
 #include "cli/bench/cmd_bench_engine.h"
 
 #include <dirent.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,9 +48,16 @@ typedef struct {
     const bench_porep_input *in; /* porep-2k */
 } bench_workload;
 
+#define BENCH_MAX_DEVICES 16
+
 typedef struct {
     double wall_ms, synth_busy, prove_busy, verify_busy, queue_wait, prove_wait;
     unsigned synth_workers, partitions, failed, prove_calls;
+    /* per prover device: name, partitions proven, busy time */
+    unsigned n_dev;
+    char dev_name[BENCH_MAX_DEVICES][64];
+    uint64_t dev_parts[BENCH_MAX_DEVICES];
+    double dev_busy_ms[BENCH_MAX_DEVICES];
 } bench_result;
 
 static void rm_dir(const char *dir) {
@@ -86,6 +94,10 @@ static double unique_sum(double (*iv)[2], size_t n, unsigned *calls) {
 
 /* --backend cuda: the engine proves on the GPU (gpus.use_gpu); cpu: never. */
 static int g_use_gpu;
+/* --devices N: GPUs 0..N-1 with cuda, else N simulated devices (TEST ONLY,
+ * engine/device.h) whose calls last at least g_device_ms each; 0: the
+ * engine's default. */
+static unsigned g_devices, g_device_ms;
 
 static int run_case(const bench_case *bc, unsigned case_index, const bench_workload *wl,
                     const char *dir, unsigned jobs, unsigned synth, unsigned prove, FILE *csv,
@@ -96,6 +108,14 @@ static int run_case(const bench_case *bc, unsigned case_index, const bench_workl
     cuzk_engine_config_defaults(&c);
     snprintf(c.param_cache, sizeof c.param_cache, "%s", dir);
     c.use_gpu = g_use_gpu;
+    if (g_devices && g_use_gpu) {
+        for (unsigned i = 0; i < g_devices; i++)
+            c.gpu_devices[i] = (int)i;
+        c.n_gpu_devices = g_devices;
+    } else if (g_devices) {
+        c.simulate_devices = g_devices;
+        c.test_device_delay_ms = g_device_ms;
+    }
     c.synthesis_threads = synth;
     c.gpu_threads = prove;
     c.pipeline_enabled = bc->pipelined;
@@ -111,13 +131,13 @@ static int run_case(const bench_case *bc, unsigned case_index, const bench_workl
     if (g_use_gpu) { /* the engine falls back to the CPU quietly: a GPU bench must not */
         cuzk_engine_status st;
         cuzk_engine_get_status(e, &st);
-        int on_gpu = st.n_gpus > 0;
-        if (on_gpu && case_index == 0)
-            printf("  backend: cuda on GPU %u (%s)\n", st.gpus[0].ordinal, st.gpus[0].name);
+        int on_gpu = st.n_gpus > 0 && (!g_devices || st.n_gpus == g_devices);
+        for (size_t i = 0; on_gpu && case_index == 0 && i < st.n_gpus; i++)
+            printf("  backend: cuda on GPU %u (%s)\n", st.gpus[i].ordinal, st.gpus[i].name);
         cuzk_engine_status_clear(&st);
         if (!on_gpu) {
             fprintf(stderr, "cuzk bench engine: --backend cuda: the engine found no usable GPU "
-                            "(see its log line above)\n");
+                            "or fewer than --devices (see its log lines above)\n");
             cuzk_engine_free(e);
             return -1;
         }
@@ -217,6 +237,15 @@ static int run_case(const bench_case *bc, unsigned case_index, const bench_workl
     cuzk_engine_status st;
     cuzk_engine_get_status(e, &st);
     out->synth_workers = st.synthesis_max;
+    for (size_t i = 0; i < st.n_devices && i < BENCH_MAX_DEVICES; i++) {
+        snprintf(out->dev_name[i], sizeof out->dev_name[i], "%s", st.devices[i].name);
+        out->dev_parts[i] = st.devices[i].partitions_proven;
+        out->dev_busy_ms[i] = st.devices[i].busy_ms;
+        out->n_dev = (unsigned)i + 1;
+        if (st.devices[i].failed)
+            fprintf(stderr, "cuzk bench engine: device %s failed: %s\n", st.devices[i].name,
+                    st.devices[i].failed_reason);
+    }
     cuzk_engine_status_clear(&st);
     free(iv);
     cuzk_engine_free(e);
@@ -278,18 +307,21 @@ int cmd_bench_engine(int argc, char **argv) {
     const char *usage =
         "cuzk bench engine [--workload synthetic|porep-2k] [--jobs N] [--threads T] "
         "[--cases pipelined-b1,sequential-b1,pipelined-b2] [--timeline FILE.svg|FILE.csv] "
-        "[--backend cpu|cuda]\n"
+        "[--backend cpu|cuda] [--devices N [--device-ms MS]]\n"
+        "  --devices N: GPUs 0..N-1 (cuda), else N simulated devices on the CPU (TEST ONLY;\n"
+        "               --device-ms: each simulated call lasts at least MS, as a GPU's would)\n"
         "  synthetic: [--partitions P] [--constraints K] [--work W]\n"
         "  porep-2k:  [--params-dir DIR] [--c1 FILE]   (default: a 2 KiB sector sealed here)";
     const char *s_jobs = NULL, *s_parts = NULL, *s_k = NULL, *s_work = NULL, *timeline = NULL,
                *workload = "synthetic", *params_dir = NULL, *c1 = NULL, *s_cases = NULL;
     unsigned threads = par_cpu_count();
-    const char *backend = NULL;
+    const char *backend = NULL, *s_devices = NULL, *s_device_ms = NULL;
     const cli_opt opts[] = {{"--jobs", &s_jobs},           {"--partitions", &s_parts},
                             {"--constraints", &s_k},       {"--work", &s_work},
                             {"--timeline", &timeline},     {"--workload", &workload},
                             {"--params-dir", &params_dir}, {"--c1", &c1},
-                            {"--cases", &s_cases},         {"--backend", &backend}};
+                            {"--cases", &s_cases},         {"--backend", &backend},
+                            {"--devices", &s_devices},     {"--device-ms", &s_device_ms}};
     if (cli_parse(argc, argv, opts, sizeof opts / sizeof opts[0], &threads, usage))
         return 2;
     if (backend && strcmp(backend, "cpu") != 0 && strcmp(backend, "cuda") != 0) {
@@ -297,6 +329,16 @@ int cmd_bench_engine(int argc, char **argv) {
         return 2;
     }
     g_use_gpu = backend && strcmp(backend, "cuda") == 0;
+    g_devices = s_devices ? (unsigned)strtoul(s_devices, NULL, 10) : 0;
+    g_device_ms = s_device_ms ? (unsigned)strtoul(s_device_ms, NULL, 10) : 0;
+    if (s_devices && (g_devices < 1 || g_devices > BENCH_MAX_DEVICES)) {
+        fprintf(stderr, "cuzk bench engine: --devices 1..%d\n", BENCH_MAX_DEVICES);
+        return 2;
+    }
+    if (s_device_ms && (!s_devices || g_use_gpu)) {
+        fprintf(stderr, "cuzk bench engine: --device-ms is for simulated --devices (cpu)\n");
+        return 2;
+    }
     const int porep = strcmp(workload, "porep-2k") == 0;
     if (!porep && strcmp(workload, "synthetic") != 0) {
         fprintf(stderr, "cuzk bench engine: unknown workload \"%s\" (synthetic or porep-2k)\n",
@@ -428,6 +470,9 @@ int cmd_bench_engine(int argc, char **argv) {
                    r->prove_wait / (double)(r->partitions ? r->partitions : 1),
                    r->synth_busy / (r->partitions ? r->partitions : 1),
                    r->prove_busy / (r->prove_calls ? r->prove_calls : 1));
+            for (unsigned d = 0; g_devices && d < r->n_dev; d++)
+                printf("  %-14s device %-6s %6" PRIu64 " partitions, busy %5.1f%%\n", "",
+                       r->dev_name[d], r->dev_parts[d], 100 * r->dev_busy_ms[d] / r->wall_ms);
             fflush(stdout);
         }
     }
