@@ -139,13 +139,22 @@ static void slot_forget(int o, const groth16_params_data *srs) {
     pthread_mutex_unlock(&sl->lock);
 }
 
+static void slot_forget_pce(int o, const struct r1cs_pce *pce) {
+    gpu_slot *sl = &g_slots[o];
+    pthread_mutex_lock(&sl->lock);
+    if (sl->p)
+        cuda_prover_forget_pce(sl->p, pce);
+    pthread_mutex_unlock(&sl->lock);
+}
+
 #define SLOT_FNS(o)                                                                            \
     static groth16_status slot_prove_##o(                                                      \
         groth16_proof *pr, const r1cs_partition *pa, size_t n, const groth16_params_data *srs, \
         const fr *r, const fr *s, unsigned t, groth16_prove_timing *tm, groth16_error *er) {   \
         return slot_prove(o, pr, pa, n, srs, r, s, t, tm, er);                                 \
     }                                                                                          \
-    static void slot_forget_##o(const groth16_params_data *srs) { slot_forget(o, srs); }
+    static void slot_forget_##o(const groth16_params_data *srs) { slot_forget(o, srs); }      \
+    static void slot_forget_pce_##o(const struct r1cs_pce *pce) { slot_forget_pce(o, pce); }
 SLOT_FNS(0)
 SLOT_FNS(1)
 SLOT_FNS(2)
@@ -165,7 +174,7 @@ SLOT_FNS(15)
 #undef SLOT_FNS
 
 #define SLOT_BE(o) \
-    { "cuda", slot_prove_##o, slot_forget_##o }
+    { "cuda", slot_prove_##o, slot_forget_##o, 1, slot_forget_pce_##o }
 static const groth16_backend g_slot_backends[CUDA_BACKEND_MAX_GPUS] = {
     SLOT_BE(0),  SLOT_BE(1),  SLOT_BE(2),  SLOT_BE(3),  SLOT_BE(4),  SLOT_BE(5),
     SLOT_BE(6),  SLOT_BE(7),  SLOT_BE(8),  SLOT_BE(9),  SLOT_BE(10), SLOT_BE(11),

@@ -147,8 +147,9 @@ void engine_pce_free_all(cuzk_engine *e) {
         e->pces = p->next;
         if (p->state == ENGINE_PCE_READY) {
             mem_put_pce(&e->mem, p->bytes);
-            if (e->backend && e->backend->forget_pce)
-                e->backend->forget_pce(&p->pce); /* a GPU's copy goes first */
+            for (unsigned d = 0; d < e->n_devices; d++) /* a GPU's copy goes first */
+                if (e->devices[d].backend && e->devices[d].backend->forget_pce)
+                    e->devices[d].backend->forget_pce(&p->pce);
             pce_free(&p->pce);
         }
         free(p);

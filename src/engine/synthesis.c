@@ -128,7 +128,9 @@ static void synthesize_members(cuzk_engine *e, engine_group *g, member_result *r
         unsigned threads = 1;
         const r1cs_pce *pce =
             j->provider.synthesize_pce ? engine_pce_get(e, &j->plan, &threads) : NULL;
-        const engine_pce_use use = {pce, threads, groth16_backend_defers_abc(e->backend)};
+        /* every device is of one kind: the first says whether a/b/c stay deferred */
+        const engine_pce_use use = {pce, threads,
+                                    groth16_backend_defers_abc(e->devices[0].backend)};
         if (pce)
             r->st = j->provider.synthesize_pce(j->provider.ctx, j->plan.state, g->partition, &use,
                                                &g->parts[k], r->err);

@@ -165,7 +165,7 @@ static void count_forget(const groth16_params_data *srs) {
     (void)srs;
     __atomic_fetch_add(&forgets, 1, __ATOMIC_SEQ_CST);
 }
-static const groth16_backend forget_backend = {"fixture", fx_prove, count_forget};
+static const groth16_backend forget_backend = {"fixture", fx_prove, count_forget, 0, NULL};
 
 static void test_affinity(void) {
     fx_reset();
