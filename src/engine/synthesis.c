@@ -93,7 +93,7 @@ static size_t reserve_group(cuzk_engine *e, engine_group *g) {
             g->uses_floor = 1;
             break;
         }
-        if (srs_make_room(&e->srs, bytes, NULL)) {
+        if (engine_pce_make_room(e, bytes)) {
             mem_take_parts(&e->mem, bytes);
             break;
         }
@@ -128,10 +128,11 @@ static void synthesize_members(cuzk_engine *e, engine_group *g, member_result *r
         unsigned threads = 1;
         const r1cs_pce *pce =
             j->provider.synthesize_pce ? engine_pce_get(e, &j->plan, &threads) : NULL;
-        if (pce)
+        if (pce) {
             r->st = j->provider.synthesize_pce(j->provider.ctx, j->plan.state, g->partition, pce,
                                                threads, &g->parts[k], r->err);
-        else
+            engine_pce_put(e, pce);
+        } else
             r->st = j->provider.synthesize(j->provider.ctx, j->plan.state, g->partition,
                                            &g->parts[k], r->err);
         if (r->st != CUZK_OK)
