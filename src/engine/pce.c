@@ -165,13 +165,14 @@ static void release(engine_pce *p) {
     p->test_dict = NULL;
 }
 
-static void unmap(cuzk_engine *e, engine_pce *p) {
+static void unmap(cuzk_engine *e, engine_pce *p, const char *why) {
     release(p);
     mem_put_pce(&e->mem, p->bytes);
     p->state = ENGINE_PCE_UNMAPPED;
     p->unmaps++;
-    slog(SLOG_INFO, "pce", "%s: unmapped (%llu bytes) to make room in the memory budget",
-         p->circuit_id, (unsigned long long)p->bytes);
+    p->suspect = 0;
+    slog(SLOG_INFO, "pce", "%s: unmapped (%llu bytes) %s", p->circuit_id,
+         (unsigned long long)p->bytes, why);
     pthread_cond_broadcast(&e->cv_mem);
 }
 
@@ -180,7 +181,7 @@ int engine_pce_make_room(cuzk_engine *e, uint64_t need) {
         engine_pce *p = lru_idle(e);
         if (!p)
             break;
-        unmap(e, p);
+        unmap(e, p, "to make room in the memory budget");
     }
     return mem_fits(&e->mem, need) || srs_make_room(&e->srs, need, NULL);
 }
@@ -291,6 +292,8 @@ void engine_pce_put(cuzk_engine *e, const r1cs_pce *pce) {
         if (&p->pce == pce && p->refs) {
             p->refs--;
             p->last_used_ms = engine_now(e);
+            if (!p->refs && p->suspect && p->state == ENGINE_PCE_READY)
+                unmap(e, p, "after a failed self-verification; its file is checked fully next");
             if (!p->refs)
                 pthread_cond_broadcast(&e->cv_mem); /* it may be unmapped now */
             break;
@@ -302,10 +305,20 @@ int engine_pce_classic_retry(cuzk_engine *e, const engine_job *j, size_t partiti
                              r1cs_partition *part, groth16_proof *proof, groth16_proof_check *chk,
                              const groth16_params_data *srs, const groth16_pvk *pvk,
                              const groth16_prove_opts *o) {
-    (void)e;
     if (chk->ok || !chk->verify_failed || !switch_get(SW_PCE) || !j->plan.blank ||
         !j->provider.synthesize_pce)
         return 0;
+    /* suspect: unmapped once idle, its file validated fully (checksums) when
+     * mapped again */
+    pthread_mutex_lock(&e->mu);
+    engine_pce *p = find(e, j->plan.circuit_id);
+    if (p && p->state == ENGINE_PCE_READY && !p->in_memory) {
+        p->size = -1;
+        p->suspect = 1;
+        if (!p->refs)
+            unmap(e, p, "after a failed self-verification; its file is checked fully next");
+    }
+    pthread_mutex_unlock(&e->mu);
     r1cs_partition_free(part);
     char err[CUZK_ERROR_LEN] = "";
     cuzk_status st = j->provider.synthesize(j->provider.ctx, j->plan.state, partition, part, err);

@@ -42,6 +42,7 @@ typedef struct engine_pce {
     int nofit_logged;                   /* "does not fit" said since it last fitted */
     unsigned unmaps, remaps;            /* for the record and tests */
     fr *test_dict;                      /* CUZK_TEST_ONLY_PCE_FLIP's corrupted copy */
+    int suspect;                        /* a proof from it failed: unmap when idle */
     double last_used_ms;
     struct engine_pce *next;
 } engine_pce;
@@ -71,8 +72,9 @@ struct engine_job;
  * pce on, a blank circuit, synthesize_pce): *part is synthesized again
  * classically and proved again with o (its r, s), before the job is failed.
  * Logs what happened.  1 when *proof is now good (chk updated), else 0 (chk
- * keeps the first failure, its message extended).  Without the lock; part is
- * the group member's and stays owned by the group. */
+ * keeps the first failure).  The circuit's pce becomes suspect: unmapped once
+ * idle, its file validated fully (checksums) when mapped again.  Without the
+ * lock; part is the group member's and stays owned by the group. */
 int engine_pce_classic_retry(struct cuzk_engine *e, const struct engine_job *j, size_t partition,
                              r1cs_partition *part, groth16_proof *proof, groth16_proof_check *chk,
                              const groth16_params_data *srs, const groth16_pvk *pvk,

@@ -5,7 +5,8 @@
  * still the same; a pce corrupted in memory (CUZK_TEST_ONLY_PCE_FLIP) makes a
  * proof that fails self-verification, and the engine synthesizes that
  * partition classically and proves it again: the job still completes with
- * the classic proof.  The proofs verify against inputs derived here. */
+ * the classic proof, and that pce is unmapped (suspect).  The proofs verify against inputs derived
+ * here. */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -28,7 +29,8 @@
 #include "util/switches.h"
 
 static char dir[64];
-static uint64_t last_svf; /* the last engine's self-verification failures */
+static uint64_t last_svf;     /* the last engine's self-verification failures */
+static unsigned want_pce = 1; /* pces held at the end, with the switch on */
 
 /* One WindowPoSt proof of the two sectors on a fresh engine (its PCE
  * manager starts empty), into out; 0 or -1. */
@@ -77,7 +79,7 @@ static int prove(uint8_t out[GROTH16_PROOF_BYTES], const fc_post_proof *p, secto
     /* /status: the pce held and counted in the budget while the switch is on */
     cuzk_engine_status es;
     cuzk_engine_get_status(e, &es);
-    CHECK(es.n_pce == (switch_get(SW_PCE) ? 1u : 0u));
+    CHECK(es.n_pce == (switch_get(SW_PCE) ? want_pce : 0u));
     last_svf = es.self_verify_failures;
     if (es.n_pce) {
         CHECK(strcmp(es.pce[0].circuit_id, "wpost-2k") == 0);
@@ -172,6 +174,7 @@ int main(void) {
      * proof fails self-verification, the partition is synthesized classically
      * and proved again (logged): the job completes with the classic proof */
     setenv("CUZK_TEST_ONLY_PCE_FLIP", "1", 1);
+    want_pce = 0; /* the suspect pce is unmapped */
     memset(rebuilt, 0, sizeof rebuilt);
     CHECK(prove(rebuilt, window, two, 2, rnd, &vk) == 0);
     CHECK(last_svf == 1);
