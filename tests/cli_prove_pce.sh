@@ -1,11 +1,11 @@
 #!/bin/bash
-# `cuzk prove post` / `cuzk prove porep` through PCE (#28): with --rs-seed
+# `cuzk prove post` / `porep` / `snap` through PCE (#28): with --rs-seed
 # (TEST ONLY) the proof bytes are the same with CUZK_PCE=0 and =1; with PCE on
 # the .pce is recorded beside the parameters on first use and loaded after;
 # a corrupt .pce is renamed .bad and rebuilt, and the proof stays the same.
 # The parameters (TEST-ONLY, cached in PARAMS) are linked into a private
 # folder, so the .pce files this test writes stay in it.
-# usage: cli_prove_pce.sh CUZK PARAMS post|porep
+# usage: cli_prove_pce.sh CUZK PARAMS post|porep|snap
 set -u -o pipefail
 cuzk="$1"
 params="${CUZK_TEST_PARAMS:-$2}"
@@ -41,6 +41,18 @@ if [ "$mode" = post ]; then
         --params-dir "$dir/p" --rs-seed 0bad --threads 2 --out "$2" 2>&1 | tee "$dir/log"; }
     verify() { "$cuzk" verify post --kind window --vanilla "$dir/w.bin" --randomness "$rnd" \
         --params-dir "$dir/p" --proof "$1"; }
+elif [ "$mode" = snap ]; then
+    circuit=snap-2k
+    setup=snap-2k
+    check "seal a CC 2 KiB sector" 0 "$cuzk" seal --sector-size 2KiB --registered-proof 5 \
+        --zeros --miner-id 1001 --sector-number 7 --ticket "$(printf '55%.0s' {1..32})" \
+        --seed "$(printf '66%.0s' {1..32})" --out "$dir/cc"
+    check "seal update (random data)" 0 "$cuzk" seal update --sector "$dir/cc" --out "$dir/u" \
+        --random 77
+    prove() { CUZK_PCE=$1 "$cuzk" prove snap --snap-json "$dir/u/snap.json" --params-dir "$dir/p" \
+        --rs-seed 0bad --threads 2 --out "$2" 2>&1 | tee "$dir/log"; }
+    verify() { "$cuzk" verify snap --snap-json "$dir/u/snap.json" --params-dir "$dir/p" \
+        --proof "$1"; }
 else
     circuit=porep-2k
     setup=porep-2k

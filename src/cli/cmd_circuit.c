@@ -7,9 +7,11 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 
+#include "cli/bench/bench_synth.h"
 #include "cli/circuit_names.h"
 #include "filecoin/porep/porep_witness_par.h"
 #include "filecoin/post/post_witness_par.h"
+#include "filecoin/snap/snap_witness_par.h"
 #include "util/parallel.h"
 #include "util/timing.h"
 
@@ -114,10 +116,12 @@ static int bench_witness(const circuit_name *c, const void *wp, unsigned threads
         }
         char err[256] = "";
         double cs0 = cpu_ms(), ts = timing_now_ms();
-        int r = c->porep ? porep_witness_generate(&c->ps, wp, segs, nseg, k.inputs, k.aux, threads,
-                                                  in, aux, err, sizeof err)
-                         : post_witness_generate(&c->qs, wp, segs, nseg, k.inputs, k.aux, threads,
-                                                 in, aux, err, sizeof err);
+        int r = c->snap    ? snap_witness_generate(&c->ss, wp, segs, nseg, k.inputs, k.aux, threads,
+                                                   in, aux, err, sizeof err)
+                : c->porep ? porep_witness_generate(&c->ps, wp, segs, nseg, k.inputs, k.aux,
+                                                    threads, in, aux, err, sizeof err)
+                           : post_witness_generate(&c->qs, wp, segs, nseg, k.inputs, k.aux, threads,
+                                                   in, aux, err, sizeof err);
         double ms = timing_now_ms() - ts, cpu = cpu_ms() - cs0;
         if (r) {
             fprintf(stderr, "cuzk bench synth: witness: %s\n", err);
@@ -141,6 +145,7 @@ static int bench_witness(const circuit_name *c, const void *wp, unsigned threads
 
 int cmd_bench_synth(int argc, char **argv) {
     const char *usage = "usage: cuzk bench synth NAME [--reps R] [--witness [--threads T]]\n"
+                        "       cuzk bench synth NAME --pce on|off|on,off [--threads LIST] ...\n"
                         "  proving-mode synthesis of one partition, synthetic witness; with\n"
                         "  --witness, witness generation alone on T threads (default: all CPUs)";
     unsigned reps = 3, threads = 0;
@@ -149,6 +154,9 @@ int cmd_bench_synth(int argc, char **argv) {
         fprintf(stderr, "%s\n", usage);
         return 2;
     }
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--pce") == 0) /* both paths, each in a child */
+            return bench_synth_pce(argc, argv);
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--witness") == 0) {
             witness = 1;
@@ -190,12 +198,6 @@ int cmd_bench_synth(int argc, char **argv) {
     circuit_name_describe(&c);
     printf("synthetic witness  %.1f ms\n", timing_now_ms() - t0);
     const void *wp = circuit_witness_of(&w, &c);
-    if (witness && c.snap) {
-        fprintf(stderr, "cuzk bench synth: --witness: no parallel witness generator for the "
-                        "SnapDeals circuit yet (its segments are recorded)\n");
-        circuit_witness_free(&w);
-        return 2;
-    }
     if (witness) {
         int r = bench_witness(&c, wp, threads, reps);
         circuit_witness_free(&w);

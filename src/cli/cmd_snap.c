@@ -13,6 +13,7 @@
 #include "cli/prove_checked.h"
 #include "filecoin/snap/snap_challenges.h"
 #include "filecoin/snap/snap_partition.h"
+#include "filecoin/snap/snap_witness_par.h"
 #include "groth16/prover.h"
 #include "groth16/verify.h"
 #include "util/file_read.h"
@@ -281,6 +282,8 @@ int cmd_snap(int argc, char **argv) {
 
 /* ---- prove snap -------------------------------------------------------------- */
 
+static int blank_snap(r1cs_cs *cs, void *shape) { return snap_circuit_synthesize(cs, shape, NULL); }
+
 static int prove_all(const snap_cli *a, const snap_partition *pp, groth16_proof *proofs) {
     char params[4096], vk[4096], meta[4096], err[512];
     snap_shape s;
@@ -307,7 +310,13 @@ static int prove_all(const snap_cli *a, const snap_partition *pp, groth16_proof 
         porep_params_free(&lp);
         return -1;
     }
-    const cli_prover pr = {a->backend, a->rs_seed, a->threads, NULL, NULL}; /* classic */
+    /* the pce beside the parameters (recorded on first use), as prove porep|post */
+    char cid[64];
+    snprintf(cid, sizeof cid, "snap-%s", a->p->shape->short_name);
+    r1cs_pce pce;
+    const int have_pce = cli_pce_load(&pce, "prove snap", params, cid, blank_snap, &s, a->threads);
+    const cli_prover pr = {a->backend, a->rs_seed, a->threads, have_pce ? &pce : NULL,
+                           snap_partition_job_witness};
     int rc = 0;
     for (size_t k = 0; k < pp->n_parts && rc == 0; k++) {
         snap_partition_job job;
@@ -325,6 +334,8 @@ static int prove_all(const snap_cli *a, const snap_partition *pp, groth16_proof 
                     k, st.rows, st.synth_ms, st.prove_ms, a->backend->name, st.verify_ms);
         }
     }
+    if (have_pce)
+        pce_free(&pce);
     groth16_pvk_free(&pvk);
     porep_params_free(&lp);
     return rc;

@@ -83,7 +83,7 @@ static const command commands[] = {
      "pce build CIRCUIT [--dir D] | info FILE | check FILE | bench FILE --circuit C",
      "record / inspect / validate / time a circuit's .pce matrices"},
     {"bench", "synth", NULL, cmd_bench_synth, 3,
-     "bench synth porep-2k|porep-8m [--reps R] [--witness --threads T]",
+     "bench synth NAME [--reps R] [--witness --threads T] [--pce on|off|on,off]",
      "proving-mode (or witness-only) synthesis speed"},
     {"bench", "engine", NULL, cmd_bench_engine, 3, "bench engine [--jobs N --partitions P]",
      "engine throughput, pipelined vs not"},

@@ -1,6 +1,8 @@
 /* Batches and synthesized groups (see batch.h). */
 #include "engine/batch.h"
 
+#include "engine/pce.h"
+
 #include <stdlib.h>
 
 void batch_settle(cuzk_engine *e, engine_job *j) {
@@ -56,8 +58,10 @@ void group_drop_member(cuzk_engine *e, engine_group *g, size_t k) {
     engine_job *j = g->jobs[k];
     if (!j)
         return;
-    if (g->parts[k].a)
+    if (g->parts[k].a || g->parts[k].abc_pce)
         mem_actual_sub(&e->mem, r1cs_partition_bytes(&g->parts[k]));
+    if (g->parts[k].abc_pce) /* deferred: it borrowed the circuit's pce */
+        engine_pce_put_locked(e, g->parts[k].abc_pce);
     r1cs_partition_free(&g->parts[k]);
     if (!g->uses_floor)
         mem_put_parts(&e->mem, g->reserved[k]);

@@ -50,8 +50,8 @@ static inline int mem_fits(const mem_budget *m, uint64_t need) {
 /* Accounting; the callers have checked mem_fits. */
 void mem_take_srs(mem_budget *m, uint64_t n);
 void mem_put_srs(mem_budget *m, uint64_t n);
-/* The PCE manager's matrices: taken when a pce is obtained (even past the
- * budget: they replace the classic path's far larger per-partition work). */
+/* The PCE manager's matrices: taken when a pce is mapped, after the caller
+ * made room (engine_pce_make_room), put back when it is unmapped. */
 void mem_take_pce(mem_budget *m, uint64_t n);
 void mem_put_pce(mem_budget *m, uint64_t n);
 void mem_take_parts(mem_budget *m, uint64_t n);

@@ -4,8 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "engine/engine_internal.h"
+#include "engine/job.h"
 #include "engine/provider_util.h"
 #include "r1cs/pce_cache.h"
 #include "util/slog.h"
@@ -52,6 +54,29 @@ static unsigned share_threads(const cuzk_engine *e) {
     return t ? t : 1;
 }
 
+static int64_t mtime_ns(const struct stat *st) {
+    return (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
+}
+
+/* The file p->path is now the one validated fully. */
+static void remember_file(engine_pce *p) {
+    struct stat st;
+    if (stat(p->path, &st) == 0) {
+        p->dev = st.st_dev;
+        p->ino = st.st_ino;
+        p->size = st.st_size;
+        p->mtime_ns = mtime_ns(&st);
+    } else {
+        p->size = -1; /* never equal: the next mapping validates fully */
+    }
+}
+
+static void remember_shape(engine_pce *p) {
+    p->rows = p->pce.rows;
+    p->num_inputs = p->pce.num_inputs;
+    p->num_aux = p->pce.num_aux;
+}
+
 /* Opens or records it without the lock; 0 with p->pce filled, or -1. */
 static int obtain(cuzk_engine *e, engine_pce *p, const engine_plan *plan, const char *stem,
                   unsigned threads) {
@@ -70,25 +95,123 @@ static int obtain(cuzk_engine *e, engine_pce *p, const engine_plan *plan, const 
     slog(SLOG_INFO, "pce", "%s %s %s/%s.pce (%llu bytes, %.0f ms)", plan->circuit_id,
          info.built ? (info.in_memory ? "recorded in memory for" : "recorded into") : "loaded from",
          e->srs.cache_dir, stem, (unsigned long long)pce_bytes_held(&p->pce), info.ms);
+    p->in_memory = info.in_memory;
+    snprintf(p->path, sizeof p->path, "%s/%s.pce", e->srs.cache_dir, stem);
+    if (!p->in_memory)
+        remember_file(p);
+    remember_shape(p);
     return 0;
 }
 
-/* 1 when p's bytes fit the budget now (idle parameter sets demoted for
- * them): they are taken.  Else 0: nothing waits for them, since the caller
- * holds a partition reservation that only its own progress releases. */
-static int keep_fits(cuzk_engine *e, engine_pce *p) {
-    uint64_t n = pce_bytes_held(&p->pce);
-    if (!srs_make_room(&e->srs, n, NULL)) {
-        slog(SLOG_WARN, "pce",
-             "%s: its %llu bytes do not fit the memory budget now (%llu of %llu in use); "
-             "classic synthesis for this partition",
-             p->circuit_id, (unsigned long long)n, (unsigned long long)mem_used(&e->mem),
-             (unsigned long long)e->mem.budget);
-        return 0;
+/* Maps an UNMAPPED pce again without the lock: only the cheap checks when
+ * the file is the one validated before.  0, or -1 (logged). */
+static int remap(engine_pce *p, unsigned threads) {
+    struct stat st;
+    int same = stat(p->path, &st) == 0 && st.st_dev == p->dev && st.st_ino == p->ino &&
+               st.st_size == p->size && mtime_ns(&st) == p->mtime_ns;
+    const pce_expect ex = {p->circuit_id, p->rows, p->num_inputs, p->num_aux};
+    char err[512];
+    if (pce_open_mode(p->path, &ex, threads, !same, &p->pce, err, sizeof err)) {
+        slog(SLOG_WARN, "pce", "%s: mapping it again: %s; classic synthesis for this circuit",
+             p->circuit_id, err);
+        return -1;
     }
-    p->bytes = n;
-    mem_take_pce(&e->mem, n);
-    return 1;
+    if (!same)
+        remember_file(p);
+    if (p->pce.file_bytes != p->bytes) { /* another file: counted as it is */
+        slog(SLOG_WARN, "pce", "%s: its file changed size; classic synthesis for this circuit",
+             p->circuit_id);
+        pce_free(&p->pce);
+        return -1;
+    }
+    return 0;
+}
+
+/* The least recently used pce that may be unmapped now. */
+static engine_pce *lru_idle(cuzk_engine *e) {
+    engine_pce *lru = NULL;
+    for (engine_pce *p = e->pces; p; p = p->next)
+        if (p->state == ENGINE_PCE_READY && !p->in_memory && !p->refs &&
+            (!lru || p->last_used_ms < lru->last_used_ms))
+            lru = p;
+    return lru;
+}
+
+/* TEST ONLY: CUZK_TEST_ONLY_PCE_FLIP set makes the pce's dictionary a copy
+ * with one general coefficient changed, so that its a/b/c are wrong and the
+ * proof fails self-verification (the classic retry's test). */
+static void test_flip(engine_pce *p) {
+    const char *v = getenv("CUZK_TEST_ONLY_PCE_FLIP");
+    if (!v || !*v || p->pce.dict_len < 3)
+        return;
+    fr *d = malloc(p->pce.dict_len * sizeof *d);
+    if (!d)
+        return;
+    memcpy(d, p->pce.dict, p->pce.dict_len * sizeof *d);
+    uint32_t i = 2;
+    while (i + 1 < p->pce.dict_len && p->pce.dict_class[i] != PCE_GENERAL)
+        i++;
+    fr one;
+    fr_set_one(&one);
+    fr_add(&d[i], &d[i], &one);
+    p->test_dict = d;
+    p->pce.dict = d;
+    slog(SLOG_WARN, "pce", "%s: TEST ONLY: dictionary entry %u corrupted", p->circuit_id, i);
+}
+
+static void release(engine_pce *p) {
+    pce_free(&p->pce);
+    free(p->test_dict);
+    p->test_dict = NULL;
+}
+
+/* A GPU keeps a copy of the matrices it evaluated: dropped before they are. */
+static void forget_on_devices(cuzk_engine *e, engine_pce *p) {
+    for (unsigned d = 0; d < e->n_devices; d++)
+        if (e->devices[d].backend && e->devices[d].backend->forget_pce)
+            e->devices[d].backend->forget_pce(&p->pce);
+}
+
+static void unmap(cuzk_engine *e, engine_pce *p, const char *why) {
+    forget_on_devices(e, p);
+    release(p);
+    mem_put_pce(&e->mem, p->bytes);
+    p->state = ENGINE_PCE_UNMAPPED;
+    p->unmaps++;
+    p->suspect = 0;
+    slog(SLOG_INFO, "pce", "%s: unmapped (%llu bytes) %s", p->circuit_id,
+         (unsigned long long)p->bytes, why);
+    pthread_cond_broadcast(&e->cv_mem);
+}
+
+int engine_pce_make_room(cuzk_engine *e, uint64_t need) {
+    while (!mem_fits(&e->mem, need)) {
+        engine_pce *p = lru_idle(e);
+        if (!p)
+            break;
+        unmap(e, p, "to make room in the memory budget");
+    }
+    return mem_fits(&e->mem, need) || srs_make_room(&e->srs, need, NULL);
+}
+
+/* Counts a freshly obtained pce in the budget, or lets it go (under the lock). */
+static void admit(cuzk_engine *e, engine_pce *p) {
+    /* a file-backed one counts as its file, the form it is mapped again in */
+    p->bytes = !p->in_memory && p->size > 0 ? (uint64_t)p->size : pce_bytes_held(&p->pce);
+    if (engine_pce_make_room(e, p->bytes)) {
+        mem_take_pce(&e->mem, p->bytes);
+        p->state = ENGINE_PCE_READY;
+        test_flip(p);
+        return;
+    }
+    slog(SLOG_WARN, "pce",
+         "%s: its %llu bytes do not fit the memory budget (%llu of %llu in use); classic "
+         "synthesis%s",
+         p->circuit_id, (unsigned long long)p->bytes, (unsigned long long)mem_used(&e->mem),
+         (unsigned long long)e->mem.budget, p->in_memory ? " for this circuit" : " until it fits");
+    p->nofit_logged = 1;
+    pce_free(&p->pce);
+    p->state = p->in_memory ? ENGINE_PCE_FAILED : ENGINE_PCE_UNMAPPED;
 }
 
 const r1cs_pce *engine_pce_get(cuzk_engine *e, const engine_plan *plan, unsigned *threads) {
@@ -98,9 +221,10 @@ const r1cs_pce *engine_pce_get(cuzk_engine *e, const engine_plan *plan, unsigned
         pthread_mutex_unlock(&e->mu);
         return NULL;
     }
+    const unsigned all = e->synth_cores ? e->synth_cores : 1;
     engine_pce *p = find(e, plan->circuit_id);
-    int fresh = !p;
     if (!p) {
+        char stem[256];
         p = calloc(1, sizeof *p);
         if (!p) {
             pthread_mutex_unlock(&e->mu);
@@ -109,36 +233,131 @@ const r1cs_pce *engine_pce_get(cuzk_engine *e, const engine_plan *plan, unsigned
         snprintf(p->circuit_id, sizeof p->circuit_id, "%s", plan->circuit_id);
         p->next = e->pces;
         e->pces = p;
-    }
-    if (fresh || p->state == ENGINE_PCE_RETRY) {
-        char stem[256];
         if (stem_of(e, plan->circuit_id, stem, sizeof stem)) {
             slog(SLOG_WARN, "pce", "%s: no parameter file name; classic synthesis",
                  plan->circuit_id);
             p->state = ENGINE_PCE_FAILED;
         } else {
             p->state = ENGINE_PCE_LOADING;
-            unsigned t = e->synth_cores ? e->synth_cores : 1;
             pthread_mutex_unlock(&e->mu);
-            int rc = obtain(e, p, plan, stem, t);
+            int rc = obtain(e, p, plan, stem, all);
             pthread_mutex_lock(&e->mu);
-            p->state = rc ? ENGINE_PCE_FAILED : ENGINE_PCE_READY;
-            if (!rc && !keep_fits(e, p)) {
-                /* not kept past the budget: this partition synthesizes
-                 * classically, a later one tries again */
-                pce_free(&p->pce);
-                p->state = ENGINE_PCE_RETRY;
-            }
+            if (rc)
+                p->state = ENGINE_PCE_FAILED;
+            else
+                admit(e, p);
             pthread_cond_broadcast(&e->cv_synth);
         }
     }
-    while (p->state == ENGINE_PCE_LOADING)
-        pthread_cond_wait(&e->cv_synth, &e->mu);
-    const r1cs_pce *out = p->state == ENGINE_PCE_READY ? &p->pce : NULL;
+    const r1cs_pce *out = NULL;
+    for (;;) {
+        while (p->state == ENGINE_PCE_LOADING)
+            pthread_cond_wait(&e->cv_synth, &e->mu);
+        if (p->state != ENGINE_PCE_UNMAPPED)
+            break;
+        if (!engine_pce_make_room(e, p->bytes)) {
+            if (!p->nofit_logged)
+                slog(SLOG_WARN, "pce",
+                     "%s: its %llu bytes do not fit the memory budget now (%llu of %llu bytes "
+                     "held by work in progress); classic synthesis until they do",
+                     p->circuit_id, (unsigned long long)p->bytes,
+                     (unsigned long long)mem_used(&e->mem), (unsigned long long)e->mem.budget);
+            p->nofit_logged = 1;
+            break;
+        }
+        mem_take_pce(&e->mem, p->bytes); /* counted from the start of mapping */
+        p->state = ENGINE_PCE_LOADING;
+        pthread_mutex_unlock(&e->mu);
+        int rc = remap(p, all);
+        pthread_mutex_lock(&e->mu);
+        if (rc) {
+            mem_put_pce(&e->mem, p->bytes);
+            p->state = ENGINE_PCE_FAILED;
+        } else {
+            p->state = ENGINE_PCE_READY;
+            p->remaps++;
+            p->nofit_logged = 0;
+            slog(SLOG_INFO, "pce", "%s: mapped again (%llu bytes)", p->circuit_id,
+                 (unsigned long long)p->bytes);
+        }
+        pthread_cond_broadcast(&e->cv_synth);
+    }
+    if (p->state == ENGINE_PCE_READY) {
+        p->refs++;
+        out = &p->pce;
+    }
     p->last_used_ms = engine_now(e);
     *threads = share_threads(e);
     pthread_mutex_unlock(&e->mu);
     return out;
+}
+
+void engine_pce_put(cuzk_engine *e, const r1cs_pce *pce) {
+    if (!pce)
+        return;
+    pthread_mutex_lock(&e->mu);
+    engine_pce_put_locked(e, pce);
+    pthread_mutex_unlock(&e->mu);
+}
+
+void engine_pce_put_locked(cuzk_engine *e, const r1cs_pce *pce) {
+    for (engine_pce *p = e->pces; p; p = p->next)
+        if (&p->pce == pce && p->refs) {
+            p->refs--;
+            p->last_used_ms = engine_now(e);
+            if (!p->refs && p->suspect && p->state == ENGINE_PCE_READY)
+                unmap(e, p, "after a failed self-verification; its file is checked fully next");
+            if (!p->refs)
+                pthread_cond_broadcast(&e->cv_mem); /* it may be unmapped now */
+            break;
+        }
+}
+
+int engine_pce_classic_retry(cuzk_engine *e, const engine_job *j, size_t partition,
+                             r1cs_partition *part, groth16_proof *proof, groth16_proof_check *chk,
+                             const groth16_params_data *srs, const groth16_pvk *pvk,
+                             const groth16_prove_opts *o) {
+    if (chk->ok || !chk->verify_failed || !switch_get(SW_PCE) || !j->plan.blank ||
+        !j->provider.synthesize_pce)
+        return 0;
+    /* suspect: unmapped once idle, its file validated fully (checksums) when
+     * mapped again */
+    pthread_mutex_lock(&e->mu);
+    engine_pce *p = find(e, j->plan.circuit_id);
+    if (p && p->state == ENGINE_PCE_READY && !p->in_memory) {
+        p->size = -1;
+        p->suspect = 1;
+        if (!p->refs)
+            unmap(e, p, "after a failed self-verification; its file is checked fully next");
+    }
+    pthread_mutex_unlock(&e->mu);
+    const r1cs_pce *held = part->abc_pce; /* a deferred partition's reference */
+    r1cs_partition_free(part);
+    engine_pce_put(e, held);
+    char err[CUZK_ERROR_LEN] = "";
+    cuzk_status st = j->provider.synthesize(j->provider.ctx, j->plan.state, partition, part, err);
+    if (st != CUZK_OK) {
+        r1cs_partition_free(part);
+        slog(SLOG_WARN, "pce",
+             "partition %zu of %s: its proof failed self-verification; classic re-synthesis "
+             "failed too: %s",
+             partition, j->id, err);
+        return 0;
+    }
+    groth16_proof_check c2;
+    groth16_prove_checked(proof, &c2, part, 1, srs, pvk, o, NULL, NULL);
+    slog(SLOG_WARN, "pce",
+         "partition %zu of %s: the proof from PCE synthesis failed self-verification; "
+         "synthesized classically and proved again: %s",
+         partition, j->id, c2.ok ? "verified" : c2.msg);
+    if (!c2.ok)
+        return 0;
+    c2.verify_failed = 1; /* the first one did */
+    c2.verify_ms += chk->verify_ms;
+    *chk = c2;
+    snprintf(chk->msg, sizeof chk->msg,
+             "the proof from PCE synthesis failed self-verification; classic synthesis proved it");
+    return 1;
 }
 
 void engine_pce_free_all(cuzk_engine *e) {
@@ -147,10 +366,8 @@ void engine_pce_free_all(cuzk_engine *e) {
         e->pces = p->next;
         if (p->state == ENGINE_PCE_READY) {
             mem_put_pce(&e->mem, p->bytes);
-            for (unsigned d = 0; d < e->n_devices; d++) /* a GPU's copy goes first */
-                if (e->devices[d].backend && e->devices[d].backend->forget_pce)
-                    e->devices[d].backend->forget_pce(&p->pce);
-            pce_free(&p->pce);
+            forget_on_devices(e, p);
+            release(p);
         }
         free(p);
     }

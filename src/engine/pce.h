@@ -1,39 +1,87 @@
 /* The engine's PCE manager (docs/PCE.md s.6): per circuit id the recorded
- * matrices, opened (or recorded and written) once on first use into the
- * parameter cache as <stem>.pce, then kept for the process.  Other
- * partitions of that circuit wait while it is obtained; a circuit whose pce
- * cannot be had synthesizes classically (logged once).  The bytes held are
- * counted in the memory budget (mem_budget.pce_bytes) and kept only when
- * they fit it. */
+ * matrices, opened (or recorded and written) on first use into the
+ * parameter cache as <stem>.pce.  Other partitions of that circuit wait
+ * while it is obtained; a circuit whose pce cannot be had synthesizes
+ * classically (logged once).
+ *
+ * Tiers, like the parameter sets': a pce is READY (mapped, its bytes counted
+ * in the memory budget, mem_budget.pce_bytes) or UNMAPPED (its file known
+ * and validated once, nothing held).  A pce in use by a synthesis (between
+ * engine_pce_get and engine_pce_put) stays mapped; an idle one backed by its
+ * file is unmapped, least recently used first, when the budget needs room
+ * (for another pce or a partition reservation).  Mapping it again reads only
+ * the header and the small sections when the file's inode, size and mtime
+ * are those validated before; a changed file is validated fully.  A pce
+ * recorded in memory (the folder refused the file) is never unmapped.  The
+ * budget is never passed: a pce that does not fit even after making room is
+ * not used, and that partition synthesizes classically (logged). */
 #ifndef CUZK_ENGINE_PCE_H
 #define CUZK_ENGINE_PCE_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "engine/circuit_provider.h"
+#include "groth16/prove_checked.h"
 #include "r1cs/pce.h"
 
 typedef struct engine_pce {
     char circuit_id[ENGINE_CIRCUIT_ID_LEN];
     int state; /* ENGINE_PCE_* */
     r1cs_pce pce;
-    uint64_t bytes;
+    uint64_t bytes;  /* counted while READY */
+    unsigned refs;   /* synthesis calls using it now */
+    int in_memory;   /* no file behind it */
+    char path[4200]; /* its file */
+    dev_t dev;       /* the file validated (fully) before */
+    ino_t ino;
+    off_t size;
+    int64_t mtime_ns;
+    uint64_t rows, num_inputs, num_aux; /* its shape, checked when mapped again */
+    int nofit_logged;                   /* "does not fit" said since it last fitted */
+    unsigned unmaps, remaps;            /* for the record and tests */
+    fr *test_dict;                      /* CUZK_TEST_ONLY_PCE_FLIP's corrupted copy */
+    int suspect;                        /* a proof from it failed: unmap when idle */
     double last_used_ms;
     struct engine_pce *next;
 } engine_pce;
 
-/* RETRY: obtained but not kept (it did not fit the budget); the next
- * partition of the circuit tries again. */
-enum { ENGINE_PCE_LOADING = 1, ENGINE_PCE_READY, ENGINE_PCE_FAILED, ENGINE_PCE_RETRY };
+enum { ENGINE_PCE_LOADING = 1, ENGINE_PCE_READY, ENGINE_PCE_FAILED, ENGINE_PCE_UNMAPPED };
 
 struct cuzk_engine;
 
-/* The pce of plan's circuit (plan->blank recorded when there is no file), or
- * NULL: switch pce off, no blank circuit, or it could not be had.  Called
+/* The pce of plan's circuit (plan->blank recorded when there is no file),
+ * held (mapped) until engine_pce_put, or NULL: switch pce off, no blank
+ * circuit, it could not be had, or it does not fit the budget now.  Called
  * without the engine lock.  *threads gets the synthesis cores divided by the
  * partitions being synthesized now (at least 1). */
 const r1cs_pce *engine_pce_get(struct cuzk_engine *e, const engine_plan *plan, unsigned *threads);
+/* Hands back what engine_pce_get returned (NULL is ignored).  Without the
+ * engine lock. */
+void engine_pce_put(struct cuzk_engine *e, const r1cs_pce *p);
+/* As engine_pce_put, with the engine lock held (a deferred partition's
+ * reference, given back when the partition is dropped). */
+void engine_pce_put_locked(struct cuzk_engine *e, const r1cs_pce *p);
+
+/* Under the engine lock: unmaps idle file-backed pces (least recently used
+ * first), then evicts unreferenced parameter sets (srs_make_room), until need
+ * more bytes fit the budget.  1 when they fit, else 0. */
+int engine_pce_make_room(struct cuzk_engine *e, uint64_t need);
+
+struct engine_job;
+/* A proof that failed self-verification (chk->verify_failed, !chk->ok) of a
+ * partition the job's provider may have synthesized through a pce (switch
+ * pce on, a blank circuit, synthesize_pce): *part is synthesized again
+ * classically and proved again with o (its r, s), before the job is failed.
+ * Logs what happened.  1 when *proof is now good (chk updated), else 0 (chk
+ * keeps the first failure).  The circuit's pce becomes suspect: unmapped once
+ * idle, its file validated fully (checksums) when mapped again.  Without the
+ * lock; part is the group member's and stays owned by the group. */
+int engine_pce_classic_retry(struct cuzk_engine *e, const struct engine_job *j, size_t partition,
+                             r1cs_partition *part, groth16_proof *proof, groth16_proof_check *chk,
+                             const groth16_params_data *srs, const groth16_pvk *pvk,
+                             const groth16_prove_opts *o);
 
 /* Frees every entry (at engine teardown, no synthesis running). */
 void engine_pce_free_all(struct cuzk_engine *e);

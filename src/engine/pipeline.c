@@ -60,6 +60,7 @@
 
 #include "engine/batch.h"
 #include "engine/dispatcher.h"
+#include "engine/pce.h"
 #include "engine/synthesis.h"
 #include "groth16/proof.h"
 #include "groth16/prove_checked.h"
@@ -314,6 +315,15 @@ static void *prover_main(void *arg) {
             const groth16_prove_opts o = {&replay_backend, e->prover_threads, rs,
                                           rs ? rs + m : NULL, verify};
             groth16_prove_checked(proofs, chk, g->parts, m, &s->data, &s->pvk, &o, NULL, NULL);
+            for (size_t k = 0; k < m; k++) { /* a PCE partition's failure: classic, once */
+                const groth16_prove_opts o1 = {d->backend, e->prover_threads, rs ? rs + k : NULL,
+                                               rs ? rs + m + k : NULL, verify};
+                double t = engine_now(e);
+                if (!chk[k].ok &&
+                    engine_pce_classic_retry(e, g->jobs[k], g->partition, &g->parts[k], &proofs[k],
+                                             &chk[k], &s->data, &s->pvk, &o1))
+                    prove_ms += engine_now(e) - t;
+            }
             tp1 = tp0 + prove_ms;
             for (size_t k = 0; k < m; k++) {
                 verify_failures += chk[k].verify_failed;

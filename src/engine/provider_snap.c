@@ -13,7 +13,9 @@
  * uses hs[3]).
  *
  * synthesize(k) runs the update circuit on partition k's prepared witness
- * (snap_partition_synthesize, the CLI's path too); the 4 public inputs it
+ * (snap_partition_synthesize, the CLI's path too), or with a pce the
+ * parallel witness (snap_witness_par.h) and the recorded matrices, falling
+ * back to it on any mismatch; the 4 public inputs it
  * inputizes must equal the derived ones.  Partitions are read-only after
  * plan(), so they batch and synthesize in parallel like PoRep's, under the
  * circuit id snap-<size>; the default priority is NORMAL. */
@@ -24,6 +26,14 @@
 #include "engine/provider_util.h"
 #include "engine/providers.h"
 #include "filecoin/snap/snap_partition.h"
+#include "filecoin/snap/snap_witness_par.h"
+
+/* The plan's state: the prepared partitions and the shape the blank circuit
+ * (the pce's recording) runs on, which must outlive plan(). */
+typedef struct {
+    snap_partition pp;
+    snap_shape shape;
+} snap_state;
 
 static int blank_snap(r1cs_cs *cs, void *shape) { return snap_circuit_synthesize(cs, shape, NULL); }
 
@@ -59,37 +69,42 @@ static cuzk_status plan_snap(void *ctx, const cuzk_request *req, engine_plan *ou
         snprintf(err, CUZK_ERROR_LEN, "%s: no update circuit shape", p->name);
         return CUZK_E_INTERNAL;
     }
-    snap_partition *st = calloc(1, sizeof *st);
-    if (!st) {
+    snap_state *ss = calloc(1, sizeof *ss);
+    if (!ss) {
         snprintf(err, CUZK_ERROR_LEN, "out of memory");
         return CUZK_E_EXHAUSTED;
     }
+    snap_partition *st = &ss->pp;
+    ss->shape = shape;
     int prc = snap_partition_prepare(st, p, req->vanilla_proofs, req->vanilla_proofs_len,
                                      req->n_vanilla_proofs, req->comm_r_old, req->comm_r_new,
                                      req->comm_d_new, err, CUZK_ERROR_LEN);
     if (prc != SNAP_OK) {
-        free(st);
+        free(ss);
         return prc == SNAP_E_NOMEM ? CUZK_E_EXHAUSTED : CUZK_E_INVALID;
     }
     snprintf(out->circuit_id, sizeof out->circuit_id, "snap-%s", p->shape->short_name);
     out->n_partitions = st->n_parts;
-    out->partition_bytes = provider_partition_bytes(out->circuit_id, blank_snap, &shape);
-    out->state = st;
+    out->partition_bytes = provider_partition_bytes(out->circuit_id, blank_snap, &ss->shape);
+    out->state = ss;
+    out->blank = blank_snap;
+    out->blank_arg = &ss->shape;
     if (!out->partition_bytes) {
         snprintf(err, CUZK_ERROR_LEN, "could not size the %s circuit", out->circuit_id);
         snap_partition_free(st);
-        free(st);
+        free(ss);
         out->state = NULL;
         return CUZK_E_INTERNAL;
     }
     return CUZK_OK;
 }
 
-static cuzk_status synthesize_snap(void *ctx, void *state, size_t partition, r1cs_partition *out,
-                                   char err[CUZK_ERROR_LEN]) {
+static cuzk_status synthesize_pce_snap(void *ctx, void *state, size_t partition,
+                                       const engine_pce_use *use, r1cs_partition *out,
+                                       char err[CUZK_ERROR_LEN]) {
     (void)ctx;
     memset(out, 0, sizeof *out);
-    const snap_partition *st = state;
+    const snap_partition *st = &((const snap_state *)state)->pp;
     snap_partition_job job;
     if (snap_partition_job_init(&job, st, partition) != 0) {
         snprintf(err, CUZK_ERROR_LEN, "no Snap partition %zu (of %zu)", partition, st->n_parts);
@@ -97,16 +112,21 @@ static cuzk_status synthesize_snap(void *ctx, void *state, size_t partition, r1c
     }
     char what[48];
     snprintf(what, sizeof what, "Snap partition %zu", partition);
-    /* classic synthesis: SnapDeals has its segments but no parallel witness
-     * generator yet */
-    const groth16_synth_source src = {snap_partition_synthesize, &job, NULL, NULL, NULL, 1, 0};
+    const groth16_synth_source src = {snap_partition_synthesize,  &job, use ? use->pce : NULL,
+                                      snap_partition_job_witness, &job, use ? use->threads : 1,
+                                      use ? use->defer_abc : 0};
     return provider_synthesize(out, &src, job.inputs, SNAP_PUBLIC_INPUTS, what, err);
+}
+
+static cuzk_status synthesize_snap(void *ctx, void *state, size_t partition, r1cs_partition *out,
+                                   char err[CUZK_ERROR_LEN]) {
+    return synthesize_pce_snap(ctx, state, partition, NULL, out, err);
 }
 
 static void release_snap(void *ctx, void *state) {
     (void)ctx;
     if (state)
-        snap_partition_free(state);
+        snap_partition_free(&((snap_state *)state)->pp);
     free(state);
 }
 
@@ -116,4 +136,5 @@ const engine_circuit_provider engine_provider_snap = {
     .plan = plan_snap,
     .synthesize = synthesize_snap,
     .release = release_snap,
+    .synthesize_pce = synthesize_pce_snap,
 };

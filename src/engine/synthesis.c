@@ -93,7 +93,7 @@ static size_t reserve_group(cuzk_engine *e, engine_group *g) {
             g->uses_floor = 1;
             break;
         }
-        if (srs_make_room(&e->srs, bytes, NULL)) {
+        if (engine_pce_make_room(e, bytes)) {
             mem_take_parts(&e->mem, bytes);
             break;
         }
@@ -131,10 +131,14 @@ static void synthesize_members(cuzk_engine *e, engine_group *g, member_result *r
         /* every device is of one kind: the first says whether a/b/c stay deferred */
         const engine_pce_use use = {pce, threads,
                                     groth16_backend_defers_abc(e->devices[0].backend)};
-        if (pce)
+        if (pce) {
             r->st = j->provider.synthesize_pce(j->provider.ctx, j->plan.state, g->partition, &use,
                                                &g->parts[k], r->err);
-        else
+            /* a deferred partition borrows the pce until it is proven
+             * (group_drop_member gives it back) */
+            if (r->st != CUZK_OK || g->parts[k].abc_pce != pce)
+                engine_pce_put(e, pce);
+        } else
             r->st = j->provider.synthesize(j->provider.ctx, j->plan.state, g->partition,
                                            &g->parts[k], r->err);
         if (r->st != CUZK_OK)

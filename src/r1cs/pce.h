@@ -93,6 +93,13 @@ int pce_write(const r1cs_pce *p, const char *path, unsigned threads, char *err, 
 int pce_open(const char *path, const pce_expect *expect, unsigned threads, r1cs_pce *out, char *err,
              size_t cap);
 
+/* pce_open, or with full = 0 for a file this process has validated before
+ * (same inode, size and mtime: the caller checks): header, counts, section
+ * table, dictionary, densities and segments only, no chunk checksums and no
+ * pass over the matrices. */
+int pce_open_mode(const char *path, const pce_expect *expect, unsigned threads, int full,
+                  r1cs_pce *out, char *err, size_t cap);
+
 void pce_free(r1cs_pce *p);
 
 /* Expands a pce to classic CSR (columns in z numbering, 32-byte values),

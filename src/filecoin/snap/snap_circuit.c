@@ -181,13 +181,18 @@ static gnum challenge_high(r1cs_cs *cs, const snap_shape *s, const gbool *c_bits
             fr_add(&sum, &sum, &v);
         else
             known = 0;
-        r1cs_lc a = R1CS_LC_INIT, b = R1CS_LC_INIT, c = R1CS_LC_INIT;
-        r1cs_lc_add_var(&a, high.var);
-        r1cs_lc_add_var(&b, hsel[i].var);
-        r1cs_lc_add_var(&c, terms[i].var);
-        r1cs_enforcef(cs, &a, &b, &c, "c_high_or_zero == c_high * h_select_bit (h=%u, k=%u)", h, i);
+        R1CS_LC_ONLY(cs) {
+            r1cs_lc a = R1CS_LC_INIT, b = R1CS_LC_INIT, c = R1CS_LC_INIT;
+            r1cs_lc_add_var(&a, high.var);
+            r1cs_lc_add_var(&b, hsel[i].var);
+            r1cs_lc_add_var(&c, terms[i].var);
+            r1cs_enforcef(cs, &a, &b, &c, "c_high_or_zero == c_high * h_select_bit (h=%u, k=%u)", h,
+                          i);
+        }
     }
     gnum sel = alloc_opt(cs, known ? &sum : NULL, "c_high_selected");
+    if (!r1cs_wants_lcs(cs))
+        return sel;
     r1cs_lc a = R1CS_LC_INIT, one = R1CS_LC_INIT, c = R1CS_LC_INIT;
     for (unsigned i = 0; i < FC_UPDATE_HS; i++)
         r1cs_lc_add_var(&a, terms[i].var);
@@ -207,6 +212,8 @@ static gnum label_r_new(r1cs_cs *cs, const gnum *old, const gnum *d, const gnum 
     if (known)
         fr_add(&v, &old->val, &p.val);
     gnum n = alloc_opt(cs, known ? &v : NULL, "label_r_new");
+    if (!r1cs_wants_lcs(cs))
+        return n;
     r1cs_lc a = R1CS_LC_INIT, one = R1CS_LC_INIT, c = R1CS_LC_INIT;
     r1cs_lc_add_var(&a, old->var);
     r1cs_lc_add_var(&a, p.var);
@@ -226,33 +233,30 @@ static void alloc_many(r1cs_cs *cs, gnum *out, const fr *vals, size_t n, const c
 
 /* ---- the circuit ------------------------------------------------------------ */
 
-typedef struct {
-    gnum *apex, *part_path, *path;
-    gbool *top_bits, *c_bits; /* top_bits: pbl + 6; c_bits: C * bits */
-} scratch;
-
-static void scratch_free(scratch *x) {
+void snap_prefix_free(snap_prefix *x) {
     free(x->apex);
     free(x->part_path);
-    free(x->path);
     free(x->top_bits);
     free(x->c_bits);
+    memset(x, 0, sizeof *x);
 }
 
-static int scratch_alloc(scratch *x, const snap_shape *s) {
+static int prefix_alloc(snap_prefix *x, const snap_shape *s) {
     const fc_update_proof *p = &s->p;
-    size_t path = s->r_siblings > s->l_ap ? s->r_siblings : s->l_ap;
     memset(x, 0, sizeof *x);
     x->apex = malloc((p->apex_leaves + 1) * sizeof(gnum));
     x->part_path = malloc((p->partition_bits + 1) * sizeof(gnum));
-    x->path = malloc(path * sizeof(gnum));
     x->top_bits = malloc((p->partition_bits + FC_UPDATE_HS) * sizeof(gbool));
     x->c_bits = malloc((size_t)p->challenges * p->bits * sizeof(gbool));
-    if (!x->apex || !x->part_path || !x->path || !x->top_bits || !x->c_bits) {
-        scratch_free(x);
+    if (!x->apex || !x->part_path || !x->top_bits || !x->c_bits) {
+        snap_prefix_free(x);
         return -1;
     }
     return 0;
+}
+
+size_t snap_path_scratch(const snap_shape *s) {
+    return s->r_siblings > s->l_ap ? s->r_siblings : s->l_ap;
 }
 
 /* gen_challenge_bits: fills every challenge's rand_bits low bits of c_bits. */
@@ -274,12 +278,15 @@ static int gen_challenge_bits(r1cs_cs *cs, const snap_shape *s, const gnum *comm
         r1cs_push(cs, "digest_index_%u", j);
         gnum idx = gnum_alloc(cs, partition->has_val ? &iv : NULL);
         r1cs_pop(cs);
-        r1cs_lc a = R1CS_LC_INIT, one = R1CS_LC_INIT, c = R1CS_LC_INIT;
-        r1cs_lc_add_term(&a, partition->var, &dcoef);
-        r1cs_lc_add_term(&a, R1CS_ONE, &jf);
-        r1cs_lc_add_var(&one, R1CS_ONE);
-        r1cs_lc_add_var(&c, idx.var);
-        r1cs_enforcef(cs, &a, &one, &c, "digest_index_%u == k * digests_per_partition + %u", j, j);
+        R1CS_LC_ONLY(cs) {
+            r1cs_lc a = R1CS_LC_INIT, one = R1CS_LC_INIT, c = R1CS_LC_INIT;
+            r1cs_lc_add_term(&a, partition->var, &dcoef);
+            r1cs_lc_add_term(&a, R1CS_ONE, &jf);
+            r1cs_lc_add_var(&one, R1CS_ONE);
+            r1cs_lc_add_var(&c, idx.var);
+            r1cs_enforcef(cs, &a, &one, &c, "digest_index_%u == k * digests_per_partition + %u", j,
+                          j);
+        }
         gnum digest;
         r1cs_push(cs, "digest_%u", j);
         int rc = gen_hash(cs, comm_r_new, &idx, &digest);
@@ -295,17 +302,20 @@ static int gen_challenge_bits(r1cs_cs *cs, const snap_shape *s, const gnum *comm
     return 0;
 }
 
-static int challenge(r1cs_cs *cs, const snap_shape *s, const snap_witness *w, unsigned t,
-                     const gbool *c_bits, const gbool *hsel, const gnum *phi, const gnum *roots,
-                     const gnum *apex, const gnum *comm_d, gnum *path) {
+int snap_challenge_synth(r1cs_cs *cs, const snap_shape *s, const snap_witness *w,
+                         const snap_prefix *x, unsigned t, gnum *path) {
     const fc_update_proof *p = &s->p;
     const size_t sr = s->r_siblings;
+    const gbool *c_bits = x->c_bits + (size_t)t * p->bits;
+    const gbool *hsel = x->top_bits + p->partition_bits;
     gnum high, rho, leaf_old, leaf_d, leaf_new, apex_leaf;
+    if (t >= p->challenges)
+        return -1;
     r1cs_push(cs, "get_challenge_high_bits (c_index=%u)", t);
     high = challenge_high(cs, s, c_bits, hsel);
     r1cs_pop(cs);
     r1cs_push(cs, "rho (c_index=%u)", t);
-    int rc = gen_hash(cs, phi, &high, &rho);
+    int rc = gen_hash(cs, &x->phi, &high, &rho);
     r1cs_pop(cs);
     r1cs_push(cs, "leaf_r_old (c_index=%u)", t);
     leaf_old = gnum_alloc(cs, w ? &w->leaf_r_old[t] : NULL);
@@ -319,22 +329,22 @@ static int challenge(r1cs_cs *cs, const snap_shape *s, const snap_witness *w, un
 
     alloc_many(cs, path, w ? w->path_r_old + (size_t)t * sr : NULL, sr, "path_r_old sibling");
     r1cs_push(cs, "por tree_r_old (c_index=%u)", t);
-    rc |= por_no_challenge_input(cs, &s->tree_r, c_bits, p->bits, &leaf_old, path, &roots[0]);
+    rc |= por_no_challenge_input(cs, &s->tree_r, c_bits, p->bits, &leaf_old, path, &x->roots[0]);
     r1cs_pop(cs);
     alloc_many(cs, path, w ? w->path_r_new + (size_t)t * sr : NULL, sr, "path_r_new sibling");
     r1cs_push(cs, "por tree_r_new (c_index=%u)", t);
-    rc |= por_no_challenge_input(cs, &s->tree_r, c_bits, p->bits, &leaf_new, path, &roots[1]);
+    rc |= por_no_challenge_input(cs, &s->tree_r, c_bits, p->bits, &leaf_new, path, &x->roots[1]);
     r1cs_pop(cs);
 
     if (s->poseidon) { /* tree D new is tree-R shaped, its root comm_d_new */
         alloc_many(cs, path, w ? w->path_d + (size_t)t * sr : NULL, sr, "path_d_new sibling");
         r1cs_push(cs, "por tree_d_new (c_index=%u)", t);
-        rc |= por_no_challenge_input(cs, &s->tree_r, c_bits, p->bits, &leaf_d, path, comm_d);
+        rc |= por_no_challenge_input(cs, &s->tree_r, c_bits, p->bits, &leaf_d, path, &x->comm_d);
         r1cs_pop(cs);
         return rc ? -1 : 0;
     }
     r1cs_push(cs, "select_apex_leaf (c_index=%u)", t);
-    rc |= insertion_select(cs, &apex_leaf, apex, c_bits + s->l_ap, p->apex_bits);
+    rc |= insertion_select(cs, &apex_leaf, x->apex, c_bits + s->l_ap, p->apex_bits);
     r1cs_pop(cs);
     alloc_many(cs, path, w ? w->path_d + (size_t)t * s->l_ap : NULL, s->l_ap,
                "path_to_apex_leaf sibling");
@@ -344,17 +354,17 @@ static int challenge(r1cs_cs *cs, const snap_shape *s, const snap_witness *w, un
     return rc ? -1 : 0;
 }
 
-int snap_circuit_synthesize(r1cs_cs *cs, const snap_shape *s, const snap_witness *w) {
+int snap_prefix_synth(r1cs_cs *cs, const snap_shape *s, const snap_witness *w, snap_prefix *x) {
     const fc_update_proof *p = &s->p;
     const unsigned pbl = p->partition_bits, nb = pbl + FC_UPDATE_HS;
     uint64_t h_select = 0;
+    memset(x, 0, sizeof *x);
     if (w) {
         h_select = fc_update_h_select(p, w->h);
         if (w->k >= p->partitions || !h_select)
             return -1;
     }
-    scratch x;
-    if (scratch_alloc(&x, s))
+    if (prefix_alloc(x, s))
         return -1;
     int rc = 0;
 
@@ -367,8 +377,8 @@ int snap_circuit_synthesize(r1cs_cs *cs, const snap_shape *s, const snap_witness
     r1cs_push(cs, "%s (public input)", s->poseidon ? "h_select" : "k_and_h_select");
     gnum_inputize(cs, &x0);
     r1cs_pop(cs);
-    gnum_to_bits_le_packed(cs, &x0, nb, x.top_bits);
-    const gbool *part_bits = x.top_bits, *hsel = x.top_bits + pbl;
+    gnum_to_bits_le_packed(cs, &x0, nb, x->top_bits);
+    const gbool *part_bits = x->top_bits;
     gnum partition;
     memset(&partition, 0, sizeof partition);
     if (!s->poseidon) {
@@ -390,29 +400,30 @@ int snap_circuit_synthesize(r1cs_cs *cs, const snap_shape *s, const snap_witness
         gnum_inputize(cs, &comm[i]);
         r1cs_pop(cs);
     }
-    gnum phi;
+    x->comm_d = comm[1];
     r1cs_push(cs, "phi");
-    rc |= gen_hash(cs, &comm[1], &comm[0], &phi);
+    rc |= gen_hash(cs, &comm[1], &comm[0], &x->phi);
     r1cs_pop(cs);
 
     /* private values outside the challenges */
     gnum comm_c = alloc_opt(cs, w ? &w->comm_c : NULL, "comm_c");
-    gnum roots[2];
-    roots[0] = alloc_opt(cs, w ? &w->root_r_old : NULL, "root_r_old");
-    roots[1] = alloc_opt(cs, w ? &w->root_r_new : NULL, "root_r_new");
-    alloc_many(cs, x.apex, w ? w->apex_leaves : NULL, p->apex_leaves, "apex_leaf");
-    alloc_many(cs, x.part_path, w ? w->partition_path : NULL, pbl, "partition_path_sibling");
+    x->roots[0] = alloc_opt(cs, w ? &w->root_r_old : NULL, "root_r_old");
+    x->roots[1] = alloc_opt(cs, w ? &w->root_r_new : NULL, "root_r_new");
+    alloc_many(cs, x->apex, w ? w->apex_leaves : NULL, p->apex_leaves, "apex_leaf");
+    alloc_many(cs, x->part_path, w ? w->partition_path : NULL, pbl, "partition_path_sibling");
 
     /* comm_r = P2(comm_c, root_r), old and new */
     for (int i = 0; i < 2; i++) {
-        gnum pre[2] = {comm_c, roots[i]}, calc;
+        gnum pre[2] = {comm_c, x->roots[i]}, calc;
         r1cs_push(cs, "comm_r_%s_calc", i ? "new" : "old");
         rc |= poseidon_circuit_hash(cs, pre, 2, &calc);
         r1cs_pop(cs);
-        enforce_eq(cs,
-                   i ? "enforce comm_r_new_calc == comm_r_new"
-                     : "enforce comm_r_old_calc == comm_r_old",
-                   calc.var, comm[i ? 2 : 0].var);
+        R1CS_LC_ONLY(cs) {
+            enforce_eq(cs,
+                       i ? "enforce comm_r_new_calc == comm_r_new"
+                         : "enforce comm_r_old_calc == comm_r_old",
+                       calc.var, comm[i ? 2 : 0].var);
+        }
     }
 
     if (s->poseidon) { /* an unconstrained zero stands for the partition */
@@ -421,20 +432,34 @@ int snap_circuit_synthesize(r1cs_cs *cs, const snap_shape *s, const snap_witness
         partition = alloc_opt(cs, w ? &zero : NULL, "gen_challenge_bits partition zero");
     } else {
         r1cs_push(cs, "apex_gadget");
-        rc |= apex_por(cs, s, x.apex, part_bits, x.part_path, &comm[1]);
+        rc |= apex_por(cs, s, x->apex, part_bits, x->part_path, &comm[1]);
         r1cs_pop(cs);
     }
 
     r1cs_push(cs, "gen_challenge_bits");
-    rc |= gen_challenge_bits(cs, s, &comm[2], &partition, x.c_bits);
+    rc |= gen_challenge_bits(cs, s, &comm[2], &partition, x->c_bits);
     r1cs_pop(cs);
-
-    for (unsigned t = 0; t < p->challenges && !rc; t++) {
-        gbool *cb = x.c_bits + (size_t)t * p->bits;
-        memcpy(cb + p->rand_bits, part_bits, pbl * sizeof(gbool));
-        r1cs_segment(cs, SNAP_SEGMENT_CHALLENGE, t);
-        rc |= challenge(cs, s, w, t, cb, hsel, &phi, roots, x.apex, &comm[1], x.path);
+    /* each challenge's bits: its random bits, then k's */
+    for (unsigned t = 0; t < p->challenges; t++)
+        memcpy(x->c_bits + (size_t)t * p->bits + p->rand_bits, part_bits, pbl * sizeof(gbool));
+    if (rc) {
+        snap_prefix_free(x);
+        return -1;
     }
-    scratch_free(&x);
+    return 0;
+}
+
+int snap_circuit_synthesize(r1cs_cs *cs, const snap_shape *s, const snap_witness *w) {
+    snap_prefix x;
+    if (snap_prefix_synth(cs, s, w, &x))
+        return -1;
+    gnum *path = malloc(snap_path_scratch(s) * sizeof *path + 1);
+    int rc = path ? 0 : -1;
+    for (unsigned t = 0; t < s->p.challenges && !rc; t++) {
+        r1cs_segment(cs, SNAP_SEGMENT_CHALLENGE, t);
+        rc |= snap_challenge_synth(cs, s, w, &x, t, path);
+    }
+    free(path);
+    snap_prefix_free(&x);
     return rc ? -1 : 0;
 }

@@ -104,6 +104,30 @@ void snap_witness_sizes_get(const snap_shape *s, snap_witness_sizes *out);
  * is the cs's sticky error. */
 int snap_circuit_synthesize(r1cs_cs *cs, const snap_shape *s, const snap_witness *w);
 
+/* The circuit cut for parallel witness generation (docs/PCE.md s.5):
+ * snap_circuit_synthesize is snap_prefix_synth, then per challenge t the
+ * segment mark (SNAP_SEGMENT_CHALLENGE, t) and snap_challenge_synth.  A
+ * challenge reads only what the prefix hands on here and its own values. */
+typedef struct {
+    gnum phi, roots[2], comm_d;
+    gnum *apex;      /* [A] apex leaves */
+    gnum *part_path; /* [pbl] */
+    gbool *top_bits; /* [pbl + FC_UPDATE_HS]: k's bits, then h_select's */
+    gbool *c_bits;   /* [C * bits]: challenge t's random bits, then k's */
+} snap_prefix;
+
+/* Everything before the first challenge.  0 with *x filled
+ * (snap_prefix_free), or -1 as snap_circuit_synthesize (x then empty). */
+int snap_prefix_synth(r1cs_cs *cs, const snap_shape *s, const snap_witness *w, snap_prefix *x);
+void snap_prefix_free(snap_prefix *x);
+/* gnums of scratch a challenge needs for its paths. */
+size_t snap_path_scratch(const snap_shape *s);
+/* Challenge t's sub-circuit (not its segment mark); path: its own scratch
+ * of snap_path_scratch(s) entries.  May run concurrently for different t on
+ * different views: x is only read. */
+int snap_challenge_synth(r1cs_cs *cs, const snap_shape *s, const snap_witness *w,
+                         const snap_prefix *x, unsigned t, gnum *path);
+
 /* The constraint count (input rows excluded) by docs/SNAPDEALS.md 4.4's model. */
 uint64_t snap_circuit_constraints(const snap_shape *s);
 

@@ -2,7 +2,11 @@
  * off and on, r and s fixed by CUZK_TEST_ONLY_RS_SEED, are byte-identical and
  * verify; the .pce is recorded into the parameter cache on first use; a
  * corrupt .pce found there is renamed .bad and rebuilt, and the proof is
- * still the same.  The proofs verify against inputs derived here. */
+ * still the same; a pce corrupted in memory (CUZK_TEST_ONLY_PCE_FLIP) makes a
+ * proof that fails self-verification, and the engine synthesizes that
+ * partition classically and proves it again: the job still completes with
+ * the classic proof, and that pce is unmapped (suspect).  The proofs verify against inputs derived
+ * here. */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -25,6 +29,8 @@
 #include "util/switches.h"
 
 static char dir[64];
+static uint64_t last_svf;     /* the last engine's self-verification failures */
+static unsigned want_pce = 1; /* pces held at the end, with the switch on */
 
 /* One WindowPoSt proof of the two sectors on a fresh engine (its PCE
  * manager starts empty), into out; 0 or -1. */
@@ -73,7 +79,8 @@ static int prove(uint8_t out[GROTH16_PROOF_BYTES], const fc_post_proof *p, secto
     /* /status: the pce held and counted in the budget while the switch is on */
     cuzk_engine_status es;
     cuzk_engine_get_status(e, &es);
-    CHECK(es.n_pce == (switch_get(SW_PCE) ? 1u : 0u));
+    CHECK(es.n_pce == (switch_get(SW_PCE) ? want_pce : 0u));
+    last_svf = es.self_verify_failures;
     if (es.n_pce) {
         CHECK(strcmp(es.pce[0].circuit_id, "wpost-2k") == 0);
         CHECK(es.pce[0].bytes > 0 && es.memory_in_use >= es.pce[0].bytes);
@@ -161,6 +168,18 @@ int main(void) {
     CHECK(prove(rebuilt, window, two, 2, rnd, &vk) == 0);
     CHECK(!exists(bad));
     CHECK(memcmp(classic, rebuilt, sizeof classic) == 0);
+
+    CHECK(last_svf == 0);
+    /* a pce corrupted in memory (one dictionary entry, TEST ONLY): the PCE
+     * proof fails self-verification, the partition is synthesized classically
+     * and proved again (logged): the job completes with the classic proof */
+    setenv("CUZK_TEST_ONLY_PCE_FLIP", "1", 1);
+    want_pce = 0; /* the suspect pce is unmapped */
+    memset(rebuilt, 0, sizeof rebuilt);
+    CHECK(prove(rebuilt, window, two, 2, rnd, &vk) == 0);
+    CHECK(last_svf == 1);
+    CHECK(memcmp(classic, rebuilt, sizeof classic) == 0);
+    unsetenv("CUZK_TEST_ONLY_PCE_FLIP");
 
     fc_sealed_free(&a.s);
     fc_sealed_free(&b.s);
