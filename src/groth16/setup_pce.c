@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "curve/encode.h"
 #include "curve/fixed_base.h"
 #include "groth16/h_poly.h"
 #include "groth16/params.h"
@@ -142,6 +143,30 @@ static int cpu_g2(cpu_ops *c, g2_affine *out, const fr *k, size_t n, char *err, 
     return 0;
 }
 
+typedef struct {
+    const fr *at, *bt;
+    fr *ct;
+    const groth16_toxic *t;
+    const fr *gamma_inv, *delta_inv;
+    size_t n_in, vars;
+} comb_job;
+
+enum { COMB_PER = 1 << 16 };
+
+static void comb_task(void *ctx, size_t task, unsigned worker) {
+    (void)worker;
+    comb_job *j = ctx;
+    size_t lo = task * COMB_PER, hi = lo + COMB_PER < j->vars ? lo + COMB_PER : j->vars;
+    for (size_t v = lo; v < hi; v++) {
+        fr e, x;
+        fr_mul(&e, &j->at[v], &j->t->beta);
+        fr_mul(&x, &j->bt[v], &j->t->alpha);
+        fr_add(&e, &e, &x);
+        fr_add(&e, &e, &j->ct[v]);
+        fr_mul(&j->ct[v], &e, v < j->n_in ? j->gamma_inv : j->delta_inv);
+    }
+}
+
 /* ---- the driver ----------------------------------------------------------------- */
 
 typedef struct {
@@ -149,10 +174,45 @@ typedef struct {
     const groth16_setup_ops *ops;
     cpu_ops *cpu;
     size_t chunk;
-    fr *sc;    /* chunk scalars */
-    void *pts; /* chunk points (G2-sized) */
+    fr *sc;         /* chunk scalars */
+    void *pts;      /* chunk points (G2-sized) */
+    uint8_t *bytes; /* their encoding */
+    unsigned threads;
     char msg[256];
 } writer;
+
+typedef struct {
+    const void *pts;
+    uint8_t *out;
+    size_t n;
+    int g2;
+} enc_job;
+
+enum { ENC_PER = 4096 };
+
+static void enc_task(void *ctx, size_t task, unsigned worker) {
+    (void)worker;
+    enc_job *j = ctx;
+    size_t lo = task * ENC_PER, hi = lo + ENC_PER < j->n ? lo + ENC_PER : j->n;
+    for (size_t i = lo; i < hi; i++)
+        if (j->g2)
+            g2_to_uncompressed(j->out + i * G2_UNCOMPRESSED_BYTES, (const g2_affine *)j->pts + i);
+        else
+            g1_to_uncompressed(j->out + i * G1_UNCOMPRESSED_BYTES, (const g1_affine *)j->pts + i);
+}
+
+/* The chunk's points encoded on the threads (one thread cannot keep up with
+ * the GPU at 32 GiB), then written in one piece: the same bytes as
+ * groth16_params_write_g1s / _g2s. */
+static groth16_status write_points(writer *w, size_t n, int g2, groth16_error *err) {
+    enc_job j = {w->pts, w->bytes, n, g2};
+    par_run(w->threads, (n + ENC_PER - 1) / ENC_PER, enc_task, &j);
+    size_t bytes = n * (g2 ? G2_UNCOMPRESSED_BYTES : G1_UNCOMPRESSED_BYTES);
+    if (fwrite(w->bytes, 1, bytes, w->f) != bytes)
+        return groth16_fail(err, GROTH16_ERR_IO, "setup: writing %zu bytes of points failed",
+                            bytes);
+    return GROTH16_OK;
+}
 
 static groth16_status mul_write_g1(writer *w, const fr *k, size_t n, groth16_error *err) {
     if (n == 0)
@@ -162,7 +222,7 @@ static groth16_status mul_write_g1(writer *w, const fr *k, size_t n, groth16_err
                  : cpu_g1(w->cpu, w->pts, k, n, w->msg, sizeof w->msg);
     if (rc)
         return groth16_fail(err, GROTH16_ERR_NO_MEMORY, "%s", w->msg);
-    return groth16_params_write_g1s(w->f, w->pts, n, err);
+    return write_points(w, n, 0, err);
 }
 
 static groth16_status mul_write_g2(writer *w, const fr *k, size_t n, groth16_error *err) {
@@ -173,7 +233,7 @@ static groth16_status mul_write_g2(writer *w, const fr *k, size_t n, groth16_err
                  : cpu_g2(w->cpu, w->pts, k, n, w->msg, sizeof w->msg);
     if (rc)
         return groth16_fail(err, GROTH16_ERR_NO_MEMORY, "%s", w->msg);
-    return groth16_params_write_g2s(w->f, w->pts, n, err);
+    return write_points(w, n, 1, err);
 }
 
 /* A section of the non-zero entries of s (identities are left out, as
@@ -218,13 +278,16 @@ groth16_status groth16_setup_pce_write(FILE *f, groth16_vk *vk, const r1cs_pce *
                             rows, n_in, NTT_MAX_LOG_N);
     size_t m = (size_t)1 << k;
     cpu_ops cpu = {threads ? threads : 1, {0}, {0}};
-    writer w = {f, ops, &cpu, ops && ops->chunk ? ops->chunk : (size_t)1 << 20, NULL, NULL, ""};
+    writer w = {f,    ops, &cpu, ops && ops->chunk ? ops->chunk : (size_t)1 << 20, NULL, NULL,
+                NULL, 0,   ""};
+    w.threads = cpu.threads;
     groth16_status st = GROTH16_OK;
     fr *lag = malloc(m * sizeof *lag), *at = calloc(vars, sizeof *at);
     fr *bt = calloc(vars, sizeof *bt), *ct = calloc(vars, sizeof *ct);
     w.sc = malloc(w.chunk * sizeof *w.sc);
     w.pts = malloc(w.chunk * sizeof(g2_affine));
-    if (!lag || !at || !bt || !ct || !w.sc || !w.pts) {
+    w.bytes = malloc(w.chunk * G2_UNCOMPRESSED_BYTES);
+    if (!lag || !at || !bt || !ct || !w.sc || !w.pts || !w.bytes) {
         st = groth16_fail(err, GROTH16_ERR_NO_MEMORY,
                           "setup: out of memory for %zu rows, %zu "
                           "variables",
@@ -268,21 +331,16 @@ groth16_status groth16_setup_pce_write(FILE *f, groth16_vk *vk, const r1cs_pce *
     lag = NULL;
     double t2 = timing_now_ms();
     /* ct becomes (beta A + alpha B + C) / (gamma for inputs, delta for aux) */
-    for (size_t v = 0; v < vars; v++) {
-        fr e, x;
-        fr_mul(&e, &at[v], &t->beta);
-        fr_mul(&x, &bt[v], &t->alpha);
-        fr_add(&e, &e, &x);
-        fr_add(&e, &e, &ct[v]);
-        fr_mul(&ct[v], &e, v < n_in ? &gamma_inv : &delta_inv);
-        if (v >= n_in && fr_is_zero(&ct[v])) {
+    comb_job cj = {at, bt, ct, t, &gamma_inv, &delta_inv, n_in, vars};
+    par_run(cpu.threads, (vars + COMB_PER - 1) / COMB_PER, comb_task, &cj);
+    for (size_t v = n_in; v < vars; v++)
+        if (fr_is_zero(&ct[v])) {
             st = groth16_fail(err, GROTH16_ERR_ARG,
                               "setup: aux variable %zu is unconstrained (its l point would be "
                               "the identity)",
                               v - n_in);
             goto done;
         }
-    }
     /* the verifying key: six points and ic, on the CPU (a handful) */
     vk->n_ic = n_in;
     vk->ic = malloc(n_in * sizeof *vk->ic);
@@ -350,5 +408,6 @@ done:
     free(ct);
     free(w.sc);
     free(w.pts);
+    free(w.bytes);
     return st;
 }
