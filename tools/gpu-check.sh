@@ -19,6 +19,13 @@
 #   512 MiB (and porep-32g with the 32g argument: recorded here first).
 #   tools/gpu-check.sh ab: bench_cuda of an older commit (.device/old, made by
 #   tools/gpu-prepare.sh --old REV) against this tree's, in one call.
+#   tools/gpu-check.sh setup [2k|512m|32g]: TEST-ONLY setup on the GPU.  2k
+#   (default): cuzk_gpu_setup_check (each GPU step and whole setups of a
+#   random circuit and porep-2k against the CPU's), then `cuzk setup porep-2k`
+#   with --backend cpu and cuda from one --seed: cmp of .params and .vk.
+#   512m: the same cmp at porep-512m.  32g: porep-32g on the GPU alone, timed,
+#   into $CUZK_SETUP_DIR (default /tmp/setup-gpu, removed afterwards unless
+#   CUZK_SETUP_KEEP=1): times and bytes.
 #   tools/gpu-check.sh cuda [MSM_LOG NTT_LOG]: only the CUDA backend: build
 #   cuzk, cuzk_gpu_check and bench_cuda, check GPU against CPU, then time the
 #   GPU MSMs, NTTs, H step and whole proofs (CPU and GPU backends).
@@ -229,6 +236,44 @@ if [ "${1:-}" = ab ]; then
         done
     done 2>&1 | tee "$out/ab.txt"
     exit 0
+fi
+if [ "${1:-}" = setup ]; then
+    gpu_build cuzk cuzk_gpu_setup_check || exit 1
+    c=build-gpu/cuzk d=${CUZK_SETUP_DIR:-/tmp/setup-gpu}
+    size=${2:-2k}
+    if [ "$size" = 2k ]; then
+        build-gpu/cuzk_gpu_setup_check >$out/setup_check.txt 2>&1
+        echo "cuzk_gpu_setup_check: rc $? ($(tail -1 $out/setup_check.txt))"
+        grep -E "setup [0-9.]+ s" $out/setup_check.txt
+    fi
+    if [ "$size" = 2k ] || [ "$size" = 512m ]; then
+        rm -rf $d && mkdir -p $d
+        for b in cpu cuda; do
+            t=$SECONDS
+            $c setup porep-$size --out $d/$b --seed 5eed --backend $b >$out/setup_${size}_$b.txt 2>&1 ||
+                { tail -5 $out/setup_${size}_$b.txt; exit 1; }
+            echo "setup porep-$size --backend $b: $((SECONDS - t)) s"
+            grep -E "time:|bytes" $out/setup_${size}_$b.txt
+        done
+        same=1
+        for f in $d/cpu/*.params $d/cpu/*.vk; do
+            cmp "$f" "$d/cuda/$(basename "$f")" || same=0
+        done
+        [ $same = 1 ] && echo "porep-$size: CPU and GPU setups byte-identical (.params, .vk)" ||
+            echo "porep-$size: CPU and GPU setups DIFFER"
+        rm -rf $d
+    fi
+    if [ "$size" = 32g ]; then
+        rm -rf $d && mkdir -p $d && df -h $d | tail -1
+        tv=""
+        [ -x /usr/bin/time ] && tv="/usr/bin/time -v"
+        t=$SECONDS
+        $tv $c setup porep-32g --out $d --backend cuda >$out/setup_32g.txt 2>&1
+        echo "setup porep-32g --backend cuda: rc $?, $((SECONDS - t)) s"
+        grep -E "setup porep|time:|bytes|Maximum resident|Elapsed|error" $out/setup_32g.txt
+        ls -l $d
+        [ "${CUZK_SETUP_KEEP:-0}" = 1 ] || rm -rf $d
+    fi
 fi
 if [ "${1:-}" = cuda ]; then
     export PATH="$PATH:/usr/local/cuda/bin"

@@ -15,10 +15,16 @@
 #include "filecoin/post/post_circuit.h"
 #include "filecoin/snap/snap_circuit.h"
 #include "groth16/setup.h"
+#include "groth16/setup_pce.h"
+#include "r1cs/pce_cache.h"
 #include "util/file_write.h"
 #include "util/err.h"
 #include "util/parallel.h"
 #include "util/timing.h"
+
+#ifdef CUZK_HAVE_CUDA
+#include "cuda/cuda_setup.h"
+#endif
 
 /* Counts of a blank circuit: synth(cs, arg) without values. */
 static int expect_blank(porep_params_expect *out, int (*synth)(r1cs_cs *, const void *),
@@ -211,10 +217,59 @@ static int write_meta(const char *path, const char *circuit, const char *identif
     return rc;
 }
 
-static int write_files(const groth16_setup_result *s, const char *params, const char *vk, char *err,
-                       size_t cap) {
+typedef struct {
+    int (*fn)(r1cs_cs *, const void *);
+    const void *arg;
+} blank_call;
+
+static int blank_adapt(r1cs_cs *cs, void *ctx) {
+    blank_call *b = ctx;
+    return b->fn(cs, b->arg);
+}
+
+/* The GPU's setup steps (cuda/cuda_setup.h) when backend is "cuda", else
+ * none (the CPU).  0, or -1 after a message. */
+static int setup_ops_open(groth16_setup_ops *ops, const char *backend, unsigned threads) {
+    memset(ops, 0, sizeof *ops);
+    if (!backend || strcmp(backend, "cpu") == 0)
+        return 0;
+#ifdef CUZK_HAVE_CUDA
+    if (strcmp(backend, "cuda") == 0) {
+        char err[256];
+        const char *g = getenv("CUZK_GPU");
+        if (cuda_setup_ops_init(ops, g ? atoi(g) : 0, threads, err, sizeof err) == 0)
+            return 0;
+        fprintf(stderr, "cuzk setup: --backend cuda: %s\n", err);
+        return -1;
+    }
+#else
+    (void)threads;
+#endif
+    fprintf(stderr, "cuzk setup: unknown --backend \"%s\" (cpu%s)\n", backend,
+#ifdef CUZK_HAVE_CUDA
+            " or cuda"
+#else
+            "; this build has no nvcc"
+#endif
+    );
+    return -1;
+}
+
+static void setup_ops_close(groth16_setup_ops *ops) {
+#ifdef CUZK_HAVE_CUDA
+    cuda_setup_ops_free(ops);
+#else
+    (void)ops;
+#endif
+}
+
+/* The parameters of pce p streamed into params, the vk into vk (both
+ * atomically: the vk is committed first, so an interrupted setup never
+ * leaves a params file without its vk under the real names). */
+static int write_files(const r1cs_pce *p, const groth16_toxic *t, const groth16_setup_ops *ops,
+                       unsigned threads, const char *params, const char *vk,
+                       groth16_setup_info *info, char *err, size_t cap) {
     groth16_error ge = {0};
-    groth16_params_data d = groth16_setup_data(s);
     file_atomic pa, va;
     if (file_atomic_open(&pa, params, err, cap))
         return -1;
@@ -222,13 +277,19 @@ static int write_files(const groth16_setup_result *s, const char *params, const 
         file_atomic_abort(&pa);
         return -1;
     }
-    if (groth16_params_write(pa.f, &d, &ge) || groth16_vk_write_file(va.f, &s->vk, &ge)) {
+    groth16_vk v;
+    if (groth16_setup_pce_write(pa.f, &v, p, t, ops, threads, info, &ge) != GROTH16_OK) {
         file_atomic_abort(&pa);
         file_atomic_abort(&va);
         return err_set(err, cap, "%s", ge.msg);
     }
-    /* the vk first, then the params: an interrupted setup never leaves a
-     * params file without its vk under the real names */
+    int bad = groth16_vk_write_file(va.f, &v, &ge) != GROTH16_OK;
+    groth16_vk_free(&v);
+    if (bad) {
+        file_atomic_abort(&pa);
+        file_atomic_abort(&va);
+        return err_set(err, cap, "%s", ge.msg);
+    }
     if (file_atomic_commit(&va, err, cap)) {
         file_atomic_abort(&pa);
         return -1;
@@ -248,7 +309,8 @@ static const fc_sector_shape *parse_porep_name(const char *name) {
 int cmd_setup_porep(int argc, char **argv) {
     const char *usage =
         "cuzk setup porep-2k|porep-8m|porep-512m|porep-32g|porep-64g|wpost-SIZE|winning-SIZE|"
-        "snap-SIZE --out DIR [--threads N] [--force]";
+        "snap-SIZE --out DIR [--threads N] [--force] [--backend cpu|cuda] [--seed HEX (TEST ONLY: "
+        "the toxic waste from a seed, to compare backends)]";
     if (argc < 1) {
         fprintf(stderr, "usage: %s\n", usage);
         return 2;
@@ -284,10 +346,10 @@ int cmd_setup_porep(int argc, char **argv) {
         else if (nrest < 16)
             rest[nrest++] = argv[i];
     }
-    const char *out = NULL;
+    const char *out = NULL, *backend = NULL, *seed = NULL;
     unsigned threads = par_cpu_count();
-    const cli_opt opts[] = {{"--out", &out}};
-    if (cli_parse(nrest, rest, opts, 1, &threads, usage))
+    const cli_opt opts[] = {{"--out", &out}, {"--backend", &backend}, {"--seed", &seed}};
+    if (cli_parse(nrest, rest, opts, 3, &threads, usage))
         return 2;
     if (!out) {
         fprintf(stderr, "usage: %s\n", usage);
@@ -347,49 +409,49 @@ int cmd_setup_porep(int argc, char **argv) {
             params);
     fprintf(stderr, "setup %s: synthesizing the blank circuit (%zu rows, domain 2^%u)...\n",
             argv[0], e.rows, (unsigned)__builtin_ctzll((unsigned long long)e.n_h + 1));
-    r1cs_cs *cs = r1cs_cs_new(R1CS_RECORD, 0, NULL);
-    r1cs_matrices mx;
-    if (!cs || blank(cs, arg) || r1cs_finish(cs) || r1cs_take_matrices(cs, &mx)) {
-        fprintf(stderr, "cuzk setup: synthesis failed: %s\n",
-                cs ? r1cs_error_message(cs) : "out of memory");
-        r1cs_cs_free(cs);
+    groth16_setup_ops ops;
+    if (setup_ops_open(&ops, backend, threads))
+        return 1;
+    blank_call bc = {blank, arg};
+    r1cs_pce pce;
+    if (pce_record(blank_adapt, &bc, argv[0], stem, &pce, err, sizeof err) != 0) {
+        fprintf(stderr, "cuzk setup: synthesis failed: %s\n", err);
+        setup_ops_close(&ops);
         return 1;
     }
-    r1cs_cs_free(cs);
     double t1 = timing_now_ms();
     fprintf(stderr,
             "setup %s: recorded in %.1f s; evaluating the QAP and the points "
-            "(%u threads)...\n",
-            argv[0], (t1 - t0) / 1e3, threads);
+            "(%s, %u threads)...\n",
+            argv[0], (t1 - t0) / 1e3, backend ? backend : "cpu", threads);
     groth16_toxic t;
-    groth16_setup_result sr;
     groth16_error ge = {0};
+    groth16_setup_info info = {0};
     int rc = 1;
-    if (groth16_toxic_random(&t, &ge) != GROTH16_OK ||
-        groth16_setup(&sr, &mx, &t, threads, &ge) != GROTH16_OK) {
-        fprintf(stderr, "cuzk setup: %s\n", ge.msg);
+    if (seed ? groth16_toxic_from_seed(&t, seed, err, sizeof err) != 0
+             : (groth16_toxic_random(&t, &ge) != GROTH16_OK &&
+                snprintf(err, sizeof err, "%s", ge.msg) >= 0)) {
+        fprintf(stderr, "cuzk setup: %s\n", err);
+    } else if (write_meta(meta, argv[0], ident, (unsigned long long)shape->sector_size) != 0) {
+        fprintf(stderr, "cuzk setup: cannot write %s\n", meta);
+    } else if (write_files(&pce, &t, &ops, threads, params, vk, &info, err, sizeof err) != 0) {
+        fprintf(stderr, "cuzk setup: %s\n", err);
+    } else if (porep_params_match(params, vk, &e, err, sizeof err) != 0) {
+        fprintf(stderr, "cuzk setup: the written files do not match the circuit: %s\n", err);
     } else {
-        memset(&t, 0, sizeof t); /* the waste goes no further than this process */
-        double t2 = timing_now_ms();
-        if (write_meta(meta, argv[0], ident, (unsigned long long)shape->sector_size) != 0)
-            fprintf(stderr, "cuzk setup: cannot write %s\n", meta);
-        else if (write_files(&sr, params, vk, err, sizeof err) != 0)
-            fprintf(stderr, "cuzk setup: %s\n", err);
-        else if (porep_params_match(params, vk, &e, err, sizeof err) != 0)
-            fprintf(stderr, "cuzk setup: the written files do not match the circuit: %s\n", err);
-        else {
-            struct stat st;
-            long long psize = stat(params, &st) == 0 ? (long long)st.st_size : -1;
-            printf("setup %s: %zu rows, %zu inputs, %zu aux; h %zu, l %zu, a %zu, b %zu points\n"
-                   "  %s (%.1f MiB) and .vk, .meta (test-only)\n"
-                   "  time: synthesis %.1f s, setup %.1f s, write %.1f s, total %.1f s\n",
-                   argv[0], mx.num_constraints, mx.num_inputs, mx.num_aux, sr.n_h, sr.n_l, sr.n_a,
-                   sr.n_b, params, (double)psize / 1048576.0, (t1 - t0) / 1e3, (t2 - t1) / 1e3,
-                   (timing_now_ms() - t2) / 1e3, (timing_now_ms() - t0) / 1e3);
-            rc = 0;
-        }
-        groth16_setup_free(&sr);
+        struct stat st;
+        long long psize = stat(params, &st) == 0 ? (long long)st.st_size : -1;
+        printf("setup %s: %zu rows, %zu inputs, %zu aux; h %zu, l %zu, a %zu, b %zu points\n"
+               "  %s (%lld bytes) and .vk, .meta (test-only)\n"
+               "  time: synthesis %.1f s, lagrange %.1f s, columns %.1f s, points and write "
+               "%.1f s, total %.1f s (%s)\n",
+               argv[0], info.rows, info.n_in, info.n_aux, info.n_h, info.n_l, info.n_a, info.n_b,
+               params, psize, (t1 - t0) / 1e3, info.lagrange_ms / 1e3, info.columns_ms / 1e3,
+               info.points_ms / 1e3, (timing_now_ms() - t0) / 1e3, backend ? backend : "cpu");
+        rc = 0;
     }
-    r1cs_matrices_free(&mx);
+    memset(&t, 0, sizeof t); /* the waste goes no further than this process */
+    pce_free(&pce);
+    setup_ops_close(&ops);
     return rc;
 }
