@@ -242,7 +242,7 @@ if [ "${1:-}" = setup ]; then
     c=build-gpu/cuzk d=${CUZK_SETUP_DIR:-/tmp/setup-gpu}
     size=${2:-2k}
     if [ "$size" = 2k ]; then
-        build-gpu/cuzk_gpu_setup_check >$out/setup_check.txt 2>&1
+        timeout 240 build-gpu/cuzk_gpu_setup_check >$out/setup_check.txt 2>&1
         echo "cuzk_gpu_setup_check: rc $? ($(tail -1 $out/setup_check.txt))"
         grep -E "setup [0-9.]+ s" $out/setup_check.txt
     fi
@@ -250,7 +250,7 @@ if [ "${1:-}" = setup ]; then
         rm -rf $d && mkdir -p $d
         for b in cpu cuda; do
             t=$SECONDS
-            $c setup porep-$size --out $d/$b --seed 5eed --backend $b >$out/setup_${size}_$b.txt 2>&1 ||
+            timeout 200 $c setup porep-$size --out $d/$b --seed 5eed --backend $b >$out/setup_${size}_$b.txt 2>&1 ||
                 { tail -5 $out/setup_${size}_$b.txt; exit 1; }
             echo "setup porep-$size --backend $b: $((SECONDS - t)) s"
             grep -E "time:|bytes" $out/setup_${size}_$b.txt
@@ -268,12 +268,13 @@ if [ "${1:-}" = setup ]; then
         tv=""
         [ -x /usr/bin/time ] && tv="/usr/bin/time -v"
         t=$SECONDS
-        $tv $c setup porep-32g --out $d --backend cuda >$out/setup_32g.txt 2>&1
+        timeout 540 $tv $c setup porep-32g --out $d --backend cuda >$out/setup_32g.txt 2>&1
         echo "setup porep-32g --backend cuda: rc $?, $((SECONDS - t)) s"
         grep -E "setup porep|time:|bytes|Maximum resident|Elapsed|error" $out/setup_32g.txt
         ls -l $d
         [ "${CUZK_SETUP_KEEP:-0}" = 1 ] || rm -rf $d
     fi
+    exit 0
 fi
 if [ "${1:-}" = cuda ]; then
     export PATH="$PATH:/usr/local/cuda/bin"
