@@ -103,6 +103,9 @@ check "toy parameters under the name $stem" 0 "$cuzk" setup --circuit cubic \
     --params "$dir/wrong/$stem.params" --vk "$dir/wrong/$stem.vk"
 check "prove porep refuses them" 1 "$cuzk" prove porep --c1 "$dir/a/c1.json" \
     --params-dir "$dir/wrong" --out "$dir/w.proof"
+check "  by their digest" 0 grep -q "is not Filecoin's published" "$dir/last"
+check "prove porep --trust-params refuses them too" 1 "$cuzk" prove porep --c1 "$dir/a/c1.json" \
+    --params-dir "$dir/wrong" --out "$dir/w.proof" --trust-params
 check "  saying why" 0 grep -q "ic points, the circuit needs 40: not this circuit's" "$dir/last"
 "$cuzk" prove --circuit cubic --params "$dir/wrong/$stem.params" --proof "$dir/toy.proof" >/dev/null
 check "verify porep refuses them" 2 "$cuzk" verify porep --c1 "$dir/a/c1.json" \
