@@ -40,13 +40,15 @@ static engine_batch *pick_task(cuzk_engine *e, size_t *part) {
     return NULL;
 }
 
-/* The bounded queue's depth for the next task: CRITICAL work (WinningPoSt)
- * may use one slot more, so it waits for the partition being proven, not
- * also for lower-priority groups already synthesized (issue 32). */
+/* The bounded queue's depth for the next task: when pipelining, CRITICAL
+ * work (WinningPoSt) may use one slot more, so it waits for the partition
+ * being proven, not also for lower-priority groups already synthesized
+ * (issue 32).  Without pipelining (depth 1) nothing overlaps, and the one
+ * group in flight is all it waits for. */
 static unsigned depth_for_next(const cuzk_engine *e) {
     for (const engine_batch *b = e->active; b; b = b->next)
         if (b->next_task < b->n_partitions)
-            return e->queue_depth + (b->priority == CUZK_PRIORITY_CRITICAL);
+            return e->queue_depth + (e->queue_depth > 1 && b->priority == CUZK_PRIORITY_CRITICAL);
     return e->queue_depth;
 }
 
