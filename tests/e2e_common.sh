@@ -1,6 +1,6 @@
-# Sourced by the end-to-end shell tests (post_e2e.sh, snap_e2e.sh,
-# cli_params_check.sh): their arguments, a scratch folder, a seed that can
-# be repeated, and check().
+# Sourced by the end-to-end shell tests (porep_e2e.sh, post_e2e.sh,
+# snap_e2e.sh, cli_params_check.sh): their arguments, a scratch folder, a
+# seed that can be repeated, and check().
 #   . "$(dirname "$0")/e2e_common.sh" NAME "$@"   with "$@" = CUZK ORACLE_DIR PARAM_DIR [MODE]
 # sets cuzk, oracle, params (CUZK_TEST_PARAMS wins), mode (default full),
 # dir (removed at exit), seed (CUZK_TEST_SEED), fails; defines hex32 and check.
