@@ -336,7 +336,6 @@ int cmd_bench_engine(int argc, char **argv) {
     int case_on[N_CASES];
     if (parse_cases(case_on, s_cases))
         return 2;
-
     if (timeline && !ends_with(timeline, ".svg") && !ends_with(timeline, ".csv")) {
         fprintf(stderr,
                 "cuzk bench engine: --timeline %s: the name must end in .svg (chart) or "
