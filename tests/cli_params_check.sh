@@ -3,8 +3,9 @@
 # and no real parameters:
 #  - prove porep holds the C1 to --miner-id / --sector-number (default: the
 #    Curio wrapper's SectorNum): another miner or sector is refused naming
-#    both, before any parameters load; --sector-number alone is a usage error;
-#    the right pair passes the check (then fails: no parameters).
+#    both, before any parameters load; --sector-number alone, or --miner-id
+#    alone on a bare C1, is a usage error; the right pair, or the miner and a
+#    wrapper, pass the check (then fail: no parameters).
 #  - prove porep|post|snap and verify porep refuse a file with Filecoin's
 #    published name whose digest is not parameters.json's, naming both
 #    digests; --trust-params or TRUST_PARAMS=1 skip the check (the garbage
@@ -37,6 +38,18 @@ has "needs --miner-id"
 run "prove porep, the right miner and sector (then no parameters)" 1 "$cuzk" prove porep \
     --c1 "$C1" --miner-id "$miner" --sector-number 5 --params-dir "$dir/empty"
 has "identity checked: miner $miner sector 5"
+run "prove porep, --miner-id alone on a bare C1" 2 "$cuzk" prove porep --c1 "$C1" \
+    --miner-id "$miner" --params-dir "$dir/empty"
+has "only Curio's wrapper names its SectorNum"
+run "seal the sector again in Curio's wrapper" 0 "$cuzk" seal --sector-size 2KiB \
+    --registered-proof StackedDrg2KiBV1_1 --random "$((seed % 100000))" --miner-id "$miner" \
+    --sector-number 5 --ticket "$(hex32 ticket)" --seed "$(hex32 seed)" --out "$dir/w" --curio
+run "prove porep, --miner-id alone: the wrapper's SectorNum (then no parameters)" 1 "$cuzk" \
+    prove porep --c1 "$dir/w/c1.json" --miner-id "$miner" --params-dir "$dir/empty"
+has "identity checked: miner $miner sector 5"
+run "prove porep, the wrapper's C1 for another sector" 1 "$cuzk" prove porep \
+    --c1 "$dir/w/c1.json" --miner-id "$miner" --sector-number 9 --params-dir "$dir/empty"
+has "the Curio wrapper says SectorNum 5"
 run "prove porep, no identity given (then no parameters)" 1 "$cuzk" prove porep --c1 "$C1" \
     --params-dir "$dir/empty"
 # the name the parameters must have, from the message about the missing file
