@@ -5,7 +5,8 @@
 # verify bar per partition (jobs x partitions) and one prove bar per
 # backend call; --timeline FILE.csv has one line per event; a bad timeline
 # name, an unknown workload, synthetic-only options with porep-2k, and
-# porep-2k without parameters are refused with messages.  No timing is checked.
+# porep-2k without parameters are refused with messages.  Timing is checked
+# only for --inject-winning: a WinningPoSt waits at most for one partition.
 # usage: cli_bench_engine.sh CUZK
 set -uo pipefail
 cuzk="$1"
@@ -76,6 +77,33 @@ lines=$(grep -c '^sequential-b1,' "$dir/t.csv")
 # per job: queue + srs load (job level), and per partition synthesis, wait, prove, verify
 [ "$lines" -ge $((3 * 2 * 4)) ] || fail "CSV events: $lines"
 grep -q "^  pipelined-b1 " "$dir/out" && fail "--cases ran a case not asked for"
+
+# --inject-winning: a WinningPoSt (here the synthetic circuit submitted as one,
+# CRITICAL) injected into the running stream waits at most for the partition
+# being proven: wait <= the longest partition prove + 10% + 150 ms (a loaded
+# 2-core machine).  Before the engine let CRITICAL work past the bounded
+# queue it waited for the queued partitions too (about two).  One injection
+# per case: a second one inside the first's proof would wait for it.
+winning_bounded() { # every inject-winning line: wait <= bound * 1.1 + 150
+    local n
+    n=$(grep -c "^  inject-winning " "$dir/out")
+    [ "$n" = "$1" ] || fail "$n inject-winning lines, expected $1"
+    awk '/^  inject-winning / {
+        match($0, /wait [0-9]+ ms/); w = substr($0, RSTART + 5, RLENGTH - 8) + 0
+        match($0, /proves in <= [0-9]+ ms/); b = substr($0, RSTART + 13, RLENGTH - 16) + 0
+        if (b <= 0 || w > b * 1.1 + 150) { print "wait " w " ms over one partition (" b " ms): " $0; bad = 1 }
+    } END { exit bad }' "$dir/out" || fail "a WinningPoSt waited longer than one partition"
+}
+expect 0 "a WinningPoSt injected at 300 ms" "$cuzk" bench engine --jobs 2 --partitions 3 \
+    --constraints 2048 --work 1000 --threads 2 --cases pipelined-b1,sequential-b1 \
+    --inject-winning 300
+has "^  inject-winning pipelined-b1 +at 300 ms: queue [0-9]+ ms, start [0-9]+ ms, wait [0-9]+ ms, prove [0-9]+ ms, total [0-9]+ ms; behind " "an injection line"
+winning_bounded 2
+expect 2 "--inject-winning out of order" "$cuzk" bench engine "${args[@]}" --inject-winning 500,100
+has "ascending" "out of order message"
+expect 2 "--winning-vanilla without --winning-randomness" "$cuzk" bench engine "${args[@]}" \
+    --inject-winning 100 --winning-vanilla /dev/null
+has "go together" "vanilla without randomness message"
 
 expect 2 "a timeline name without .svg/.csv" "$cuzk" bench engine "${args[@]}" \
     --timeline "$dir/t.png"

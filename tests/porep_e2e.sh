@@ -16,34 +16,8 @@
 #   quick: only the checks that need no parameters
 #   full:  + V1_1 setup/prove/verify (default)
 #   all:   + Synthetic and NI (13 partitions) proofs
-set -uo pipefail
-cuzk="$1"
-oracle="$2"
-params="${CUZK_TEST_PARAMS:-$3}"
-mode="${4:-full}"
+. "$(dirname "$0")/e2e_common.sh" porep_e2e "$@"
 py=/usr/bin/python3
-dir="$(mktemp -d)"
-trap 'rm -rf "$dir"' EXIT
-seed="${CUZK_TEST_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}"
-echo "porep_e2e: seed $seed (set CUZK_TEST_SEED to repeat), mode $mode"
-hex32() { # hex32 TAG: 32 bytes from the seed, top bits clear
-    printf '%s' "$seed-$1" | sha256sum | cut -c1-62 | sed 's/$/00/'
-}
-fails=0
-check() { # check DESCRIPTION WANT_RC COMMAND...
-    local desc="$1" want="$2" rc=0
-    shift 2
-    local t0=$SECONDS
-    "$@" >"$dir/out" 2>&1 || rc=$?
-    cp "$dir/out" "$dir/last" # what the next check may look at
-    if [ "$rc" = "$want" ]; then
-        echo "ok: $desc ($((SECONDS - t0)) s) -> $(tail -1 "$dir/out")"
-    else
-        echo "FAIL: $desc: exit $rc, expected $want:"
-        tail -20 "$dir/out"
-        fails=$((fails + 1))
-    fi
-}
 seal() { # seal NAME PROOF SECTOR
     check "seal $2 sector $3" 0 "$cuzk" seal --sector-size 2KiB --registered-proof "$2" \
         --random "$((seed % 100000 + $3))" --miner-id "$((1000 + seed % 5000))" \
@@ -103,6 +77,9 @@ check "toy parameters under the name $stem" 0 "$cuzk" setup --circuit cubic \
     --params "$dir/wrong/$stem.params" --vk "$dir/wrong/$stem.vk"
 check "prove porep refuses them" 1 "$cuzk" prove porep --c1 "$dir/a/c1.json" \
     --params-dir "$dir/wrong" --out "$dir/w.proof"
+check "  by their digest" 0 grep -q "is not Filecoin's published" "$dir/last"
+check "prove porep --trust-params refuses them too" 1 "$cuzk" prove porep --c1 "$dir/a/c1.json" \
+    --params-dir "$dir/wrong" --out "$dir/w.proof" --trust-params
 check "  saying why" 0 grep -q "ic points, the circuit needs 40: not this circuit's" "$dir/last"
 "$cuzk" prove --circuit cubic --params "$dir/wrong/$stem.params" --proof "$dir/toy.proof" >/dev/null
 check "verify porep refuses them" 2 "$cuzk" verify porep --c1 "$dir/a/c1.json" \

@@ -16,33 +16,7 @@
 # inputs are clear errors; verify post refuses a proof of the wrong length.
 #
 # usage: post_e2e.sh CUZK ORACLE_DIR PARAM_DIR [quick|full]
-set -uo pipefail
-cuzk="$1"
-oracle="$2"
-params="${CUZK_TEST_PARAMS:-$3}"
-mode="${4:-full}"
-dir="$(mktemp -d)"
-trap 'rm -rf "$dir"' EXIT
-seed="${CUZK_TEST_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}"
-echo "post_e2e: seed $seed (set CUZK_TEST_SEED to repeat), mode $mode"
-hex32() { # hex32 TAG: 32 bytes from the seed, top byte clear (a canonical Fr)
-    printf '%s' "$seed-$1" | sha256sum | cut -c1-62 | sed 's/$/00/'
-}
-fails=0
-check() { # check DESCRIPTION WANT_RC COMMAND...
-    local desc="$1" want="$2" rc=0
-    shift 2
-    local t0=$SECONDS
-    "$@" >"$dir/out" 2>&1 || rc=$?
-    cp "$dir/out" "$dir/last" # what the next check may look at
-    if [ "$rc" = "$want" ]; then
-        echo "ok: $desc ($((SECONDS - t0)) s) -> $(tail -1 "$dir/out")"
-    else
-        echo "FAIL: $desc: exit $rc, expected $want:"
-        tail -20 "$dir/out"
-        fails=$((fails + 1))
-    fi
-}
+. "$(dirname "$0")/e2e_common.sh" post_e2e "$@"
 count_inputs() { grep -c '^[0-9a-f]\{64\}$' "$1"; }
 miner=$((1000 + seed % 5000))
 for s in 1 2 3; do

@@ -18,33 +18,7 @@
 #   8m...: an 8 MiB sector (4 partitions, h 10 as the daemon uses).  Its
 #   test-only setup (10 M constraints, domain 2^24) and four CPU proofs take
 #   far longer than a CI run on 2 cores; 8m-quick runs the checks alone.
-set -uo pipefail
-cuzk="$1"
-oracle="$2"
-params="${CUZK_TEST_PARAMS:-$3}"
-mode="${4:-full}"
-dir="$(mktemp -d)"
-trap 'rm -rf "$dir"' EXIT
-seed="${CUZK_TEST_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}"
-echo "snap_e2e: seed $seed (set CUZK_TEST_SEED to repeat), mode $mode"
-hex32() { # hex32 TAG: 32 bytes from the seed, top byte clear (a canonical Fr)
-    printf '%s' "$seed-$1" | sha256sum | cut -c1-62 | sed 's/$/00/'
-}
-fails=0
-check() { # check DESCRIPTION WANT_RC COMMAND...
-    local desc="$1" want="$2" rc=0
-    shift 2
-    local t0=$SECONDS
-    "$@" >"$dir/out" 2>&1 || rc=$?
-    cp "$dir/out" "$dir/last"
-    if [ "$rc" = "$want" ]; then
-        echo "ok: $desc ($((SECONDS - t0)) s) -> $(tail -1 "$dir/out")"
-    else
-        echo "FAIL: $desc: exit $rc, expected $want:"
-        tail -20 "$dir/out"
-        fails=$((fails + 1))
-    fi
-}
+. "$(dirname "$0")/e2e_common.sh" snap_e2e "$@"
 field() { /usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$@"; }
 if [ "${mode#8m}" != "$mode" ]; then
     size=8MiB seal_id=6 rp=1 parts=4 circuit=snap-8m apex=128

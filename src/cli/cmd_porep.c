@@ -9,6 +9,7 @@
 #include "cli/args.h"
 #include "cli/backend_pick.h"
 #include "cli/porep_params.h"
+#include "cli/prove_args.h"
 #include "cli/prove_checked.h"
 #include "filecoin/c1/c1.h"
 #include "filecoin/porep/porep_inputs.h"
@@ -143,8 +144,8 @@ static void timing_print(const porep_timing *t, unsigned partitions) {
 }
 
 typedef struct {
-    const char *c1, *dir, *out, *proof, *backend_name, *rs_seed;
-    const groth16_backend *backend;
+    const char *c1, *dir, *out, *proof, *miner, *sector;
+    cli_prove_opts o;
     unsigned threads;
     const r1cs_pce *pce; /* NULL: classic synthesis */
 } porep_args;
@@ -157,7 +158,7 @@ static int blank_porep(r1cs_cs *cs, void *shape) {
 static int prove_partition(groth16_proof *proof, porep_partition *in, unsigned k,
                            const porep_params_loaded *lp, const groth16_pvk *pvk,
                            const porep_args *a, porep_timing *t) {
-    const cli_prover pr = {a->backend, a->rs_seed, a->threads, a->pce, porep_partition_witness};
+    const cli_prover pr = {a->o.backend, a->o.rs_seed, a->threads, a->pce, porep_partition_witness};
     cli_prove_stats st;
     if (cli_prove_checked(proof, "prove porep", k, k, porep_partition_synthesize, in,
                           in->pub.inputs, in->pub.n_inputs, &lp->d, pvk, &pr, &st))
@@ -168,7 +169,7 @@ static int prove_partition(groth16_proof *proof, porep_partition *in, unsigned k
     groth16_prove_timing_add(&t->p, &st.pt);
     fprintf(stderr,
             "prove porep: partition %u: %zu rows, proved in %.1f s (%s backend), verified\n", k,
-            st.rows, st.prove_ms / 1e3, a->backend->name);
+            st.rows, st.prove_ms / 1e3, a->o.backend->name);
     return 0;
 }
 
@@ -181,39 +182,84 @@ static int params_for(char *params, char *vk, char *meta, size_t cap, const pore
     return 0;
 }
 
+/* The request's identity, as the daemon holds it (porep_c1_identity_check):
+ * with --miner-id the C1's replica_id must be that miner's for --sector-number
+ * (default: the Curio wrapper's SectorNum).  Without it only the C1 itself is
+ * checked (porep_c2_prepare), and stderr says so.  0, 2 usage, 1 mismatch. */
+static int identity_check(const porep_args *a, const c1_file *f, const char *cmd) {
+    uint64_t miner = 0, sector = 0;
+    if (a->sector && !a->miner) {
+        fprintf(stderr, "cuzk %s: --sector-number needs --miner-id: the replica_id binds both\n",
+                cmd);
+        return 2;
+    }
+    if (!a->miner) {
+        fprintf(stderr,
+                "%s: miner and sector not given: the C1 is checked against itself only "
+                "(give --miner-id and --sector-number to hold it to a sector)\n",
+                cmd);
+        return 0;
+    }
+    if (cli_parse_u64(&miner, a->miner, cmd, "--miner-id") ||
+        (a->sector && cli_parse_u64(&sector, a->sector, cmd, "--sector-number")))
+        return 2;
+    if (!a->sector && !f->c->wrapped) {
+        fprintf(stderr,
+                "cuzk %s: --sector-number: required with --miner-id for a bare C1 (only "
+                "Curio's wrapper names its SectorNum)\n",
+                cmd);
+        return 2;
+    }
+    if (!a->sector)
+        sector = f->c->sector_num;
+    char err[512];
+    if (porep_c1_identity_check(f->c, miner, sector, err, sizeof err)) {
+        fprintf(stderr, "cuzk %s: %s; no proof made\n", cmd, err);
+        return 1;
+    }
+    fprintf(stderr, "%s: identity checked: miner %llu sector %llu reproduce the C1's replica_id\n",
+            cmd, (unsigned long long)miner, (unsigned long long)sector);
+    return 0;
+}
+
 int cmd_prove_porep(int argc, char **argv) {
     const char *usage =
-        "cuzk prove porep --c1 FILE [--params-dir DIR] [--out proof.bin] [--threads N] "
-        "[--backend cpu|cuda] [--rs-seed HEX (TEST ONLY: fixed r, s to compare backends)]   "
-        "(DIR default: $FIL_PROOFS_PARAMETER_CACHE)";
+        "cuzk prove porep --c1 FILE [--miner-id N [--sector-number N]] [--params-dir DIR] "
+        "[--trust-params] [--out proof.bin] [--threads N] [--backend cpu|cuda] [--rs-seed HEX "
+        "(TEST ONLY: fixed r, s to compare backends)]   (DIR default: "
+        "$FIL_PROOFS_PARAMETER_CACHE; --sector-number default: the wrapper's SectorNum)";
     porep_args a = {0};
     a.threads = par_cpu_count();
     a.out = "proof.bin";
+    a.o.trust_params = cli_take_flag(&argc, argv, "--trust-params") > 0;
     const cli_opt opts[] = {{"--c1", &a.c1},
                             {"--params-dir", &a.dir},
                             {"--out", &a.out},
-                            {"--backend", &a.backend_name},
-                            {"--rs-seed", &a.rs_seed}};
-    if (cli_parse(argc, argv, opts, 5, &a.threads, usage))
+                            {"--backend", &a.o.backend_name},
+                            {"--rs-seed", &a.o.rs_seed},
+                            {"--miner-id", &a.miner},
+                            {"--miner", &a.miner},
+                            {"--sector-number", &a.sector},
+                            {"--sector", &a.sector}};
+    if (cli_parse(argc, argv, opts, sizeof opts / sizeof opts[0], &a.threads, usage))
         return 2;
     if (!a.c1) {
         fprintf(stderr, "usage: %s\n", usage);
         return 2;
     }
-    fr probe_r, probe_s;
-    if (a.rs_seed && cli_rs_from_seed(&probe_r, &probe_s, a.rs_seed, 0))
+    if (cli_prove_opts_check(&a.o, "prove porep"))
         return 2;
-    if (!(a.backend = cli_pick_backend(a.backend_name)))
-        return 2;
-    if (a.rs_seed)
-        fprintf(stderr, "prove porep: WARNING: --rs-seed fixes r and s: these proofs are for "
-                        "testing only (whoever knows the seed can strip their zero knowledge)\n");
     porep_timing t;
     memset(&t, 0, sizeof t);
     double t0 = timing_now_ms();
     c1_file f;
     if (c1_file_open(&f, a.c1, "prove porep", 0))
         return 1;
+    int idrc = identity_check(&a, &f, "prove porep");
+    if (idrc) {
+        c1_file_free(&f);
+        return idrc;
+    }
     const unsigned P = f.c->partitions;
     fprintf(stderr, "prove porep: %s, %u partition%s of %u challenges\n", f.c->proof->name, P,
             P == 1 ? "" : "s", f.c->challenges);
@@ -245,20 +291,14 @@ int cmd_prove_porep(int argc, char **argv) {
         fprintf(stderr, "cuzk prove porep: cannot count the %s circuit\n", f.c->proof->name);
         goto done;
     }
-    if (porep_params_load(&lp, params, meta, &e, a.threads, err, sizeof err)) {
-        fprintf(stderr, "cuzk prove porep: %s\n", err);
-        goto done;
-    }
-    if (lp.test_only)
-        fprintf(stderr, "prove porep: WARNING: %s are TEST-ONLY parameters (see its .meta)\n",
-                params);
-    t.params = timing_now_ms() - t1;
     groth16_pvk pvk;
-    groth16_error ge = {0};
+    if (cli_params_open(&lp, &pvk, "prove porep", params, meta, &e, a.threads, a.o.trust_params))
+        goto done;
+    t.params = timing_now_ms() - t1;
     groth16_proof *proofs = calloc(P, sizeof *proofs);
-    if (!proofs || groth16_pvk_prepare(&pvk, &lp.gp.vk, &ge) != GROTH16_OK) {
-        fprintf(stderr, "cuzk prove porep: %s\n", proofs ? ge.msg : "out of memory");
-        free(proofs);
+    if (!proofs) {
+        fprintf(stderr, "cuzk prove porep: out of memory\n");
+        groth16_pvk_free(&pvk);
         porep_params_free(&lp);
         goto done;
     }
@@ -309,8 +349,10 @@ done:
 /* ---- verify ------------------------------------------------------------------------ */
 
 int cmd_verify_porep(int argc, char **argv) {
-    const char *usage = "cuzk verify porep --c1 FILE --proof proof.bin [--params-dir DIR]";
+    const char *usage = "cuzk verify porep --c1 FILE --proof proof.bin [--params-dir DIR] "
+                        "[--trust-params]";
     porep_args a = {0};
+    a.o.trust_params = cli_take_flag(&argc, argv, "--trust-params") > 0;
     const cli_opt opts[] = {{"--c1", &a.c1}, {"--params-dir", &a.dir}, {"--proof", &a.proof}};
     if (cli_parse(argc, argv, opts, 3, NULL, usage))
         return 2;
@@ -334,27 +376,13 @@ int cmd_verify_porep(int argc, char **argv) {
     memset(&vk, 0, sizeof vk);
     groth16_pvk pvk;
     memset(&pvk, 0, sizeof pvk);
-    const size_t want = (size_t)P * GROTH16_PROOF_BYTES;
-    uint8_t *bytes = malloc(want + 1);
+    char what[128];
+    snprintf(what, sizeof what, "%s has %u partitions", f.c->proof->name, P);
     groth16_proof *proofs = calloc(P, sizeof *proofs);
-    FILE *pf = fopen(a.proof, "rb");
-    size_t got = pf && bytes ? fread(bytes, 1, want + 1, pf) : 0;
-    if (pf)
-        fclose(pf);
-    size_t n = 0;
-    if (!bytes || !proofs) {
+    if (!proofs) {
         fprintf(stderr, "cuzk verify porep: out of memory\n");
-    } else if (!pf) {
-        fprintf(stderr, "cuzk verify porep: cannot read %s\n", a.proof);
-    } else if (got != want) {
-        fprintf(stderr, "cuzk verify porep: %s: %zu%s bytes, %s has %u partitions: expected %zu\n",
-                a.proof, got, got > want ? "+" : "", f.c->proof->name, P, want);
-    } else if (groth16_proof_read_many(proofs, P, &n, bytes, want, &ge) != GROTH16_OK) {
-        fprintf(stderr, "cuzk verify porep: %s: %s\n", a.proof, ge.msg);
-    } else if (groth16_vk_load(&vk, vk_path, &ge) != GROTH16_OK ||
-               groth16_pvk_prepare(&pvk, &vk, &ge) != GROTH16_OK) {
-        fprintf(stderr, "cuzk verify porep: %s: %s\n", vk_path, ge.msg);
-    } else {
+    } else if (cli_proofs_read(proofs, P, a.proof, "verify porep", what) == 0 &&
+               cli_vk_open(&vk, &pvk, "verify porep", vk_path, a.o.trust_params) == 0) {
         rc = 0;
         for (unsigned k = 0; k < P && rc == 0; k++) {
             porep_public pub;
@@ -380,7 +408,6 @@ int cmd_verify_porep(int argc, char **argv) {
     groth16_pvk_free(&pvk);
     groth16_vk_free(&vk);
     free(proofs);
-    free(bytes);
     c1_file_free(&f);
     return rc;
 }

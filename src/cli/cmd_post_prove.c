@@ -1,7 +1,6 @@
 /* cuzk prove post / verify post / post public-inputs: see cmd_post_prove.h. */
 #include "cli/cmd_post_prove.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,8 +8,9 @@
 
 #include "cli/args.h"
 #include "cli/backend_pick.h"
-#include "cli/prove_checked.h"
 #include "cli/porep_params.h"
+#include "cli/prove_args.h"
+#include "cli/prove_checked.h"
 #include "filecoin/post/post_challenges.h"
 #include "filecoin/post/post_partition.h"
 #include "groth16/prover.h"
@@ -39,8 +39,8 @@ typedef struct {
     uint8_t rnd[32];
     int have_partition;
     uint64_t partition;
-    const char *dir, *out, *proof, *backend_name, *rs_seed;
-    const groth16_backend *backend;
+    const char *dir, *out, *proof;
+    cli_prove_opts o;
     unsigned threads;
     post_item *items;
     size_t n_items;
@@ -51,21 +51,6 @@ static void post_cli_free(post_cli *a) {
     for (size_t i = 0; i < a->n_items; i++)
         free(a->items[i].bytes);
     free(a->items);
-}
-
-static int parse_u64(uint64_t *out, const char *s, const char *cmd, const char *what) {
-    char *end;
-    if (!s || !*s || *s == '-' || *s == '+' || *s == ' ') {
-        fprintf(stderr, "cuzk %s: %s: a number is required\n", cmd, what);
-        return -1;
-    }
-    errno = 0;
-    *out = strtoull(s, &end, 10);
-    if (*end || errno == ERANGE) {
-        fprintf(stderr, "cuzk %s: %s: \"%s\" is not a number\n", cmd, what, s);
-        return -1;
-    }
-    return 0;
 }
 
 static uint8_t *read_all(const char *path, size_t *len, const char *cmd) {
@@ -86,7 +71,7 @@ static int parse_sector(fc_post_replica *r, const char *s, const char *cmd) {
     }
     memcpy(num, s, (size_t)(colon - s));
     num[colon - s] = 0;
-    if (parse_u64(&r->sector_id, num, cmd, "--sector number"))
+    if (cli_parse_u64(&r->sector_id, num, cmd, "--sector number"))
         return -1;
     if (strlen(colon + 1) != 64 || hex_decode(r->comm_r, 32, colon + 1) != 32) {
         fprintf(stderr, "cuzk %s: --sector \"%s\": comm_r must be 64 hex digits\n", cmd, s);
@@ -155,6 +140,7 @@ static int item_replica(post_item *it, const fc_post_proof *p, const char *cmd) 
  * Returns 0, 2 for a usage error, 1 for unreadable input. */
 static int post_cli_parse(post_cli *a, int argc, char **argv, char which, const char *usage) {
     const char *kind = NULL, *reg = NULL, *rnd = NULL, *part = NULL, *miner = NULL;
+    a->o.trust_params = cli_take_flag(&argc, argv, "--trust-params") > 0;
     char **rest = malloc((size_t)(argc + 1) * sizeof *rest);
     a->items = calloc((size_t)argc / 2 + 1, sizeof *a->items);
     if (!rest || !a->items) {
@@ -188,8 +174,8 @@ static int post_cli_parse(post_cli *a, int argc, char **argv, char which, const 
     if (which == 'p') {
         opts[n_opts++] = (cli_opt){"--miner-id", &miner};
         opts[n_opts++] = (cli_opt){"--out", &a->out};
-        opts[n_opts++] = (cli_opt){"--backend", &a->backend_name};
-        opts[n_opts++] = (cli_opt){"--rs-seed", &a->rs_seed};
+        opts[n_opts++] = (cli_opt){"--backend", &a->o.backend_name};
+        opts[n_opts++] = (cli_opt){"--rs-seed", &a->o.rs_seed};
     } else if (which == 'v') {
         opts[n_opts++] = (cli_opt){"--proof", &a->proof};
     }
@@ -204,14 +190,12 @@ static int post_cli_parse(post_cli *a, int argc, char **argv, char which, const 
         goto out;
     }
     uint64_t v;
-    if (miner && parse_u64(&v, miner, a->cmd, "--miner-id"))
+    if (miner && cli_parse_u64(&v, miner, a->cmd, "--miner-id"))
         goto out;
-    fr probe_r, probe_s;
-    if (which == 'p' && ((a->rs_seed && cli_rs_from_seed(&probe_r, &probe_s, a->rs_seed, 0)) ||
-                         !(a->backend = cli_pick_backend(a->backend_name))))
+    if (which == 'p' && cli_prove_opts_check(&a->o, a->cmd))
         goto out;
     if (part) {
-        if (parse_u64(&a->partition, part, a->cmd, "--partition"))
+        if (cli_parse_u64(&a->partition, part, a->cmd, "--partition"))
             goto out;
         a->have_partition = 1;
     }
@@ -236,7 +220,7 @@ static int post_cli_parse(post_cli *a, int argc, char **argv, char which, const 
             goto out;
     if (reg) {
         uint64_t id;
-        if (parse_u64(&id, reg, a->cmd, "--registered-proof")) {
+        if (cli_parse_u64(&id, reg, a->cmd, "--registered-proof")) {
             rc = 2;
             goto out;
         }
@@ -266,6 +250,16 @@ static int post_cli_parse(post_cli *a, int argc, char **argv, char which, const 
                 a->cmd, (unsigned long long)a->partition, a->n_items, a->p->name, max);
         goto out;
     }
+    /* one proof per sector: rust-fil-proofs keys a partition's sectors by id */
+    for (size_t i = 0; i < a->n_items; i++)
+        for (size_t j = 0; j < i; j++)
+            if (a->items[i].rep.sector_id == a->items[j].rep.sector_id) {
+                fprintf(stderr, "cuzk %s: sector %llu is given twice (%s and %s)\n", a->cmd,
+                        (unsigned long long)a->items[i].rep.sector_id,
+                        a->items[j].path ? a->items[j].path : "--sector",
+                        a->items[i].path ? a->items[i].path : "--sector");
+                goto out;
+            }
     rc = 0;
 out:
     free(rest);
@@ -384,7 +378,7 @@ static int prove_partition(groth16_proof *proof, const post_cli *a, size_t i,
     uint64_t k;
     size_t first, n;
     partition_at(a, i, &k, &first, &n);
-    const cli_prover pr = {a->backend, a->rs_seed, a->threads, a->pce, post_partition_witness};
+    const cli_prover pr = {a->o.backend, a->o.rs_seed, a->threads, a->pce, post_partition_witness};
     cli_prove_stats st;
     if (cli_prove_checked(proof, "prove post", (unsigned long long)k, i, synth_post, (void *)pp,
                           pp->inputs, pp->n_inputs, &lp->d, pvk, &pr, &st))
@@ -393,7 +387,7 @@ static int prove_partition(groth16_proof *proof, const post_cli *a, size_t i,
             "prove post: partition %llu: %zu sector%s, %zu rows; synthesis %.1f ms, prove "
             "%.1f ms (%s backend), verify %.1f ms\n",
             (unsigned long long)k, n, n == 1 ? "" : "s", st.rows, st.synth_ms, st.prove_ms,
-            a->backend->name, st.verify_ms);
+            a->o.backend->name, st.verify_ms);
     return 0;
 }
 
@@ -401,7 +395,8 @@ int cmd_prove_post(int argc, char **argv) {
     const char *usage =
         "cuzk prove post (--kind winning|window | --registered-proof ID) --vanilla F "
         "[--vanilla F ...] --randomness HEX [--miner-id N] [--partition K] [--params-dir DIR] "
-        "[--out proof.bin] [--threads N] [--backend cpu|cuda] [--rs-seed HEX (TEST ONLY: fixed "
+        "[--trust-params] [--out proof.bin] [--threads N] [--backend cpu|cuda] [--rs-seed HEX "
+        "(TEST ONLY: fixed "
         "r, s)]   (DIR default: $FIL_PROOFS_PARAMETER_CACHE)";
     post_cli a = {.cmd = "prove post", .out = "proof.bin", .threads = par_cpu_count()};
     int rc = post_cli_parse(&a, argc, argv, 'p', usage);
@@ -409,13 +404,10 @@ int cmd_prove_post(int argc, char **argv) {
         post_cli_free(&a);
         return rc;
     }
-    if (a.rs_seed)
-        fprintf(stderr, "prove post: WARNING: --rs-seed fixes r and s: these proofs are for "
-                        "testing only (whoever knows the seed can strip their zero knowledge)\n");
     rc = 1;
     const size_t P = n_partitions(&a);
     double t0 = timing_now_ms();
-    char params[4096], vk[4096], meta[4096], err[512];
+    char params[4096], vk[4096], meta[4096];
     post_shape s;
     post_shape_for_proof(&s, a.p);
     porep_params_expect e;
@@ -423,7 +415,6 @@ int cmd_prove_post(int argc, char **argv) {
     e.inputs = post_num_public_inputs(&s) + 1;
     porep_params_loaded lp;
     groth16_pvk pvk;
-    groth16_error ge = {0};
     groth16_proof *proofs = calloc(P, sizeof *proofs);
     uint8_t *bytes = malloc(P * GROTH16_PROOF_BYTES);
     post_partition *pp = calloc(P, sizeof *pp);
@@ -442,18 +433,8 @@ int cmd_prove_post(int argc, char **argv) {
         fprintf(stderr, "cuzk prove post: parameter path too long\n");
         goto done;
     }
-    if (porep_params_load(&lp, params, meta, &e, a.threads, err, sizeof err)) {
-        fprintf(stderr, "cuzk prove post: %s\n", err);
+    if (cli_params_open(&lp, &pvk, "prove post", params, meta, &e, a.threads, a.o.trust_params))
         goto done;
-    }
-    if (lp.test_only)
-        fprintf(stderr, "prove post: WARNING: %s are TEST-ONLY parameters (see its .meta)\n",
-                params);
-    if (groth16_pvk_prepare(&pvk, &lp.gp.vk, &ge) != GROTH16_OK) {
-        fprintf(stderr, "cuzk prove post: %s: %s\n", params, ge.msg);
-        porep_params_free(&lp);
-        goto done;
-    }
     fprintf(stderr, "prove post: %s, %zu sector%s in %zu partition%s; parameters loaded\n",
             a.p->name, a.n_items, a.n_items == 1 ? "" : "s", P, P == 1 ? "" : "s");
     char cid[64];
@@ -499,7 +480,7 @@ int cmd_verify_post(int argc, char **argv) {
     const char *usage =
         "cuzk verify post (--kind winning|window | --registered-proof ID) "
         "(--vanilla F | --sector N:COMM_R)... --randomness HEX [--partition K] --proof proof.bin "
-        "[--params-dir DIR]";
+        "[--params-dir DIR] [--trust-params]";
     post_cli a = {.cmd = "verify post"};
     int prc = post_cli_parse(&a, argc, argv, 'v', usage);
     if (prc) {
@@ -507,35 +488,23 @@ int cmd_verify_post(int argc, char **argv) {
         return 2;
     }
     double t0 = timing_now_ms();
-    const size_t P = n_partitions(&a), want = P * GROTH16_PROOF_BYTES;
-    char params[4096], vk_path[4096], meta[4096];
+    const size_t P = n_partitions(&a);
+    char params[4096], vk_path[4096], meta[4096], what[128];
+    snprintf(what, sizeof what, "%zu partition%s of %s", P, P == 1 ? "" : "s", a.p->name);
     int rc = 2;
     groth16_error ge = {0};
     groth16_vk vk;
     memset(&vk, 0, sizeof vk);
     groth16_pvk pvk;
     memset(&pvk, 0, sizeof pvk);
-    uint8_t *bytes = malloc(want + 1);
     groth16_proof *proofs = calloc(P, sizeof *proofs);
-    FILE *pf = fopen(a.proof, "rb");
-    size_t got = pf && bytes ? fread(bytes, 1, want + 1, pf) : 0, n = 0;
-    if (pf)
-        fclose(pf);
-    if (!bytes || !proofs) {
+    if (!proofs) {
         fprintf(stderr, "cuzk verify post: out of memory\n");
-    } else if (!pf) {
-        fprintf(stderr, "cuzk verify post: cannot read %s\n", a.proof);
-    } else if (got != want) {
-        fprintf(stderr, "cuzk verify post: %s: %zu%s bytes, %zu partition%s of %s: expected %zu\n",
-                a.proof, got, got > want ? "+" : "", P, P == 1 ? "" : "s", a.p->name, want);
-    } else if (groth16_proof_read_many(proofs, P, &n, bytes, want, &ge) != GROTH16_OK) {
-        fprintf(stderr, "cuzk verify post: %s: %s\n", a.proof, ge.msg);
+    } else if (cli_proofs_read(proofs, P, a.proof, "verify post", what)) {
+        /* said */
     } else if (post_params_paths(params, vk_path, meta, sizeof vk_path, a.dir, a.p)) {
         fprintf(stderr, "cuzk verify post: parameter path too long\n");
-    } else if (groth16_vk_load(&vk, vk_path, &ge) != GROTH16_OK ||
-               groth16_pvk_prepare(&pvk, &vk, &ge) != GROTH16_OK) {
-        fprintf(stderr, "cuzk verify post: %s: %s\n", vk_path, ge.msg);
-    } else {
+    } else if (cli_vk_open(&vk, &pvk, "verify post", vk_path, a.o.trust_params) == 0) {
         rc = 0;
         for (size_t i = 0; i < P && rc != 2; i++) {
             fr *in;
@@ -566,7 +535,6 @@ int cmd_verify_post(int argc, char **argv) {
     groth16_pvk_free(&pvk);
     groth16_vk_free(&vk);
     free(proofs);
-    free(bytes);
     post_cli_free(&a);
     return rc;
 }

@@ -1,7 +1,6 @@
 /* cuzk prove snap / verify snap / snap public-inputs: see cmd_snap.h. */
 #include "cli/cmd_snap.h"
 
-#include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +9,7 @@
 #include "cli/args.h"
 #include "cli/backend_pick.h"
 #include "cli/porep_params.h"
+#include "cli/prove_args.h"
 #include "cli/prove_checked.h"
 #include "filecoin/snap/snap_challenges.h"
 #include "filecoin/snap/snap_partition.h"
@@ -32,8 +32,8 @@ typedef struct {
     unsigned h; /* 0: p->h_default */
     uint8_t comm[3][32];
     fr comm_fr[3]; /* comm_r_old, comm_r_new, comm_d_new */
-    const char *dir, *out, *proof, *backend_name, *rs_seed;
-    const groth16_backend *backend;
+    const char *dir, *out, *proof;
+    cli_prove_opts o;
     unsigned threads;
     char *paths[SNAP_MAX_FILES]; /* owned copies */
     size_t n_files;
@@ -48,21 +48,6 @@ static void snap_cli_free(snap_cli *a) {
         free(a->paths[i]);
         free(a->bytes[i]);
     }
-}
-
-static int parse_u64(uint64_t *out, const char *s, const char *cmd, const char *what) {
-    char *end;
-    if (!s || !*s || *s == '-' || *s == '+' || *s == ' ') {
-        fprintf(stderr, "cuzk %s: %s: a number is required\n", cmd, what);
-        return -1;
-    }
-    errno = 0;
-    *out = strtoull(s, &end, 10);
-    if (*end || errno == ERANGE) {
-        fprintf(stderr, "cuzk %s: %s: \"%s\" is not a number\n", cmd, what, s);
-        return -1;
-    }
-    return 0;
 }
 
 static int add_file(snap_cli *a, const char *dir, const char *name) {
@@ -155,6 +140,7 @@ out:
  * Returns 0, 2 for a usage error, 1 for unreadable input. */
 static int snap_cli_parse(snap_cli *a, int argc, char **argv, char which, const char *usage) {
     const char *reg = NULL, *h = NULL, *json = NULL, *c[3] = {NULL, NULL, NULL};
+    a->o.trust_params = cli_take_flag(&argc, argv, "--trust-params") > 0;
     char **rest = malloc((size_t)(argc + 1) * sizeof *rest);
     if (!rest) {
         fprintf(stderr, "cuzk %s: out of memory\n", a->cmd);
@@ -176,8 +162,8 @@ static int snap_cli_parse(snap_cli *a, int argc, char **argv, char which, const 
     size_t n_opts = 7;
     if (which == 'p') {
         opts[n_opts++] = (cli_opt){"--out", &a->out};
-        opts[n_opts++] = (cli_opt){"--backend", &a->backend_name};
-        opts[n_opts++] = (cli_opt){"--rs-seed", &a->rs_seed};
+        opts[n_opts++] = (cli_opt){"--backend", &a->o.backend_name};
+        opts[n_opts++] = (cli_opt){"--rs-seed", &a->o.rs_seed};
     } else if (which == 'v') {
         opts[n_opts++] = (cli_opt){"--proof", &a->proof};
     }
@@ -198,8 +184,8 @@ static int snap_cli_parse(snap_cli *a, int argc, char **argv, char which, const 
         goto out;
     }
     uint64_t id, hv = 0;
-    if (parse_u64(&id, reg, a->cmd, "--registered-proof") ||
-        (h && parse_u64(&hv, h, a->cmd, "--h")))
+    if (cli_parse_u64(&id, reg, a->cmd, "--registered-proof") ||
+        (h && cli_parse_u64(&hv, h, a->cmd, "--h")))
         goto out;
     if (!(a->p = fc_update_proof_by_id(id))) {
         fprintf(stderr, "cuzk %s: --registered-proof %s is not a RegisteredUpdateProof (0..4)\n",
@@ -217,9 +203,7 @@ static int snap_cli_parse(snap_cli *a, int argc, char **argv, char which, const 
             fprintf(stderr, "cuzk %s: %s: not a canonical field element\n", a->cmd, comm_names[i]);
             goto out;
         }
-    fr probe_r, probe_s;
-    if (which == 'p' && ((a->rs_seed && cli_rs_from_seed(&probe_r, &probe_s, a->rs_seed, 0)) ||
-                         !(a->backend = cli_pick_backend(a->backend_name))))
+    if (which == 'p' && cli_prove_opts_check(&a->o, a->cmd))
         goto out;
     rc = 1;
     for (size_t i = 0; i < a->n_files; i++) {
@@ -285,7 +269,7 @@ int cmd_snap(int argc, char **argv) {
 static int blank_snap(r1cs_cs *cs, void *shape) { return snap_circuit_synthesize(cs, shape, NULL); }
 
 static int prove_all(const snap_cli *a, const snap_partition *pp, groth16_proof *proofs) {
-    char params[4096], vk[4096], meta[4096], err[512];
+    char params[4096], vk[4096], meta[4096];
     snap_shape s;
     porep_params_expect e;
     memset(&e, 0, sizeof e);
@@ -296,18 +280,8 @@ static int prove_all(const snap_cli *a, const snap_partition *pp, groth16_proof 
         return -1;
     }
     porep_params_loaded lp;
-    if (porep_params_load(&lp, params, meta, &e, a->threads, err, sizeof err)) {
-        fprintf(stderr, "cuzk prove snap: %s\n", err);
-        return -1;
-    }
-    if (lp.test_only)
-        fprintf(stderr, "prove snap: WARNING: %s are TEST-ONLY parameters (see its .meta)\n",
-                params);
     groth16_pvk pvk;
-    groth16_error ge = {0};
-    if (groth16_pvk_prepare(&pvk, &lp.gp.vk, &ge) != GROTH16_OK) {
-        fprintf(stderr, "cuzk prove snap: %s: %s\n", params, ge.msg);
-        porep_params_free(&lp);
+    if (cli_params_open(&lp, &pvk, "prove snap", params, meta, &e, a->threads, a->o.trust_params))
         return -1;
     }
     /* the pce beside the parameters (recorded on first use), as prove porep|post */
@@ -315,7 +289,7 @@ static int prove_all(const snap_cli *a, const snap_partition *pp, groth16_proof 
     snprintf(cid, sizeof cid, "snap-%s", a->p->shape->short_name);
     r1cs_pce pce;
     const int have_pce = cli_pce_load(&pce, "prove snap", params, cid, blank_snap, &s, a->threads);
-    const cli_prover pr = {a->backend, a->rs_seed, a->threads, have_pce ? &pce : NULL,
+    const cli_prover pr = {a->o.backend, a->o.rs_seed, a->threads, have_pce ? &pce : NULL,
                            snap_partition_job_witness};
     int rc = 0;
     for (size_t k = 0; k < pp->n_parts && rc == 0; k++) {
@@ -331,7 +305,7 @@ static int prove_all(const snap_cli *a, const snap_partition *pp, groth16_proof 
             fprintf(stderr,
                     "prove snap: partition %zu: %zu rows; synthesis %.1f ms, prove %.1f ms (%s "
                     "backend), verify %.1f ms\n",
-                    k, st.rows, st.synth_ms, st.prove_ms, a->backend->name, st.verify_ms);
+                    k, st.rows, st.synth_ms, st.prove_ms, a->o.backend->name, st.verify_ms);
         }
     }
     if (have_pce)
@@ -345,7 +319,8 @@ int cmd_prove_snap(int argc, char **argv) {
     const char *usage =
         "cuzk prove snap --registered-proof N --vanilla F [--vanilla F ...] --comm-r-old HEX "
         "--comm-r-new HEX --comm-d-new HEX [--snap-json FILE instead of the three] [--h H] "
-        "[--params-dir DIR] [--out proof.bin] [--threads N] [--backend cpu|cuda] [--rs-seed HEX "
+        "[--params-dir DIR] [--trust-params] [--out proof.bin] [--threads N] [--backend cpu|cuda] "
+        "[--rs-seed HEX "
         "(TEST ONLY: fixed r, s)]   (DIR default: $FIL_PROOFS_PARAMETER_CACHE)";
     snap_cli a = {.cmd = "prove snap", .out = "proof.bin", .threads = par_cpu_count()};
     int rc = snap_cli_parse(&a, argc, argv, 'p', usage);
@@ -353,9 +328,6 @@ int cmd_prove_snap(int argc, char **argv) {
         snap_cli_free(&a);
         return rc;
     }
-    if (a.rs_seed)
-        fprintf(stderr, "prove snap: WARNING: --rs-seed fixes r and s: these proofs are for "
-                        "testing only (whoever knows the seed can strip their zero knowledge)\n");
     rc = 1;
     double t0 = timing_now_ms();
     char err[1024];
@@ -406,42 +378,30 @@ int cmd_prove_snap(int argc, char **argv) {
 int cmd_verify_snap(int argc, char **argv) {
     const char *usage = "cuzk verify snap --registered-proof N (--comm-r-old HEX --comm-r-new HEX "
                         "--comm-d-new HEX | --snap-json FILE) [--h H] --proof proof.bin "
-                        "[--params-dir DIR]";
+                        "[--params-dir DIR] [--trust-params]";
     snap_cli a = {.cmd = "verify snap"};
     if (snap_cli_parse(&a, argc, argv, 'v', usage)) {
         snap_cli_free(&a);
         return 2;
     }
     double t0 = timing_now_ms();
-    const size_t P = a.p->partitions, want = P * GROTH16_PROOF_BYTES;
-    char params[4096], vk_path[4096], meta[4096];
+    const size_t P = a.p->partitions;
+    char params[4096], vk_path[4096], meta[4096], what[128];
+    snprintf(what, sizeof what, "%zu partition%s of %s", P, P == 1 ? "" : "s", a.p->name);
     int rc = 2;
     groth16_error ge = {0};
     groth16_vk vk;
     memset(&vk, 0, sizeof vk);
     groth16_pvk pvk;
     memset(&pvk, 0, sizeof pvk);
-    uint8_t *bytes = malloc(want + 1);
     groth16_proof *proofs = calloc(P, sizeof *proofs);
-    FILE *pf = fopen(a.proof, "rb");
-    size_t got = pf && bytes ? fread(bytes, 1, want + 1, pf) : 0, n = 0;
-    if (pf)
-        fclose(pf);
-    if (!bytes || !proofs) {
+    if (!proofs) {
         fprintf(stderr, "cuzk verify snap: out of memory\n");
-    } else if (!pf) {
-        fprintf(stderr, "cuzk verify snap: cannot read %s\n", a.proof);
-    } else if (got != want) {
-        fprintf(stderr, "cuzk verify snap: %s: %zu%s bytes, %zu partition%s of %s: expected %zu\n",
-                a.proof, got, got > want ? "+" : "", P, P == 1 ? "" : "s", a.p->name, want);
-    } else if (groth16_proof_read_many(proofs, P, &n, bytes, want, &ge) != GROTH16_OK) {
-        fprintf(stderr, "cuzk verify snap: %s: %s\n", a.proof, ge.msg);
+    } else if (cli_proofs_read(proofs, P, a.proof, "verify snap", what)) {
+        /* said */
     } else if (snap_params_paths(params, vk_path, meta, sizeof vk_path, a.dir, a.p)) {
         fprintf(stderr, "cuzk verify snap: parameter path too long\n");
-    } else if (groth16_vk_load(&vk, vk_path, &ge) != GROTH16_OK ||
-               groth16_pvk_prepare(&pvk, &vk, &ge) != GROTH16_OK) {
-        fprintf(stderr, "cuzk verify snap: %s: %s\n", vk_path, ge.msg);
-    } else {
+    } else if (cli_vk_open(&vk, &pvk, "verify snap", vk_path, a.o.trust_params) == 0) {
         rc = 0;
         for (unsigned k = 0; k < P && rc != 2; k++) {
             fr in[4];
@@ -465,7 +425,6 @@ int cmd_verify_snap(int argc, char **argv) {
     groth16_pvk_free(&pvk);
     groth16_vk_free(&vk);
     free(proofs);
-    free(bytes);
     snap_cli_free(&a);
     return rc;
 }

@@ -123,11 +123,11 @@ srs_set *srs_lookup(srs_manager *m, const char *circuit_id, cuzk_status *st,
 /* COLD -> WARM without the lock: map, parse, prepare the vk. */
 /* The published-digest check, once per set (a whole read of the file). */
 static cuzk_status check_digest(srs_set *s, int trust, char err[CUZK_ERROR_LEN]) {
-    if (s->digest_checked || trust)
+    if (s->digest_checked)
         return CUZK_OK;
     char why[CUZK_ERROR_LEN] = "";
     double t0 = timing_now_ms();
-    fc_param_check_result r = fc_param_check(s->path, why, sizeof why);
+    fc_param_check_result r = fc_param_check_load(s->path, trust, why, sizeof why);
     if (r == FC_PARAM_MISMATCH || r == FC_PARAM_IO) {
         snprintf(err, CUZK_ERROR_LEN, "srs %.63s: %.440s", s->circuit_id, why);
         return r == FC_PARAM_IO ? CUZK_E_NOT_FOUND : CUZK_E_INTERNAL;

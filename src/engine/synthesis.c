@@ -40,10 +40,22 @@ static engine_batch *pick_task(cuzk_engine *e, size_t *part) {
     return NULL;
 }
 
+/* The bounded queue's depth for the next task: when pipelining, CRITICAL
+ * work (WinningPoSt) may use one slot more, so it waits for the partition
+ * being proven, not also for lower-priority groups already synthesized
+ * (issue 32).  Without pipelining (depth 1) nothing overlaps, and the one
+ * group in flight is all it waits for. */
+static unsigned depth_for_next(const cuzk_engine *e) {
+    for (const engine_batch *b = e->active; b; b = b->next)
+        if (b->next_task < b->n_partitions)
+            return e->queue_depth + (e->queue_depth > 1 && b->priority == CUZK_PRIORITY_CRITICAL);
+    return e->queue_depth;
+}
+
 /* Waits for a free slot and a task; NULL when the pipeline has ended. */
 static engine_batch *take_task(cuzk_engine *e, size_t *part) {
     engine_batch *b = NULL;
-    while (slots_used(e) >= e->queue_depth || !(b = pick_task(e, part))) {
+    while (slots_used(e) >= depth_for_next(e) || !(b = pick_task(e, part))) {
         if (e->dispatcher_done && !e->n_active)
             return NULL;
         pthread_cond_wait(&e->cv_synth, &e->mu);

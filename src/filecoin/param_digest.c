@@ -233,3 +233,9 @@ int fc_param_trust_env(void) {
     const char *t = getenv("TRUST_PARAMS");
     return t && strcmp(t, "1") == 0;
 }
+
+fc_param_check_result fc_param_check_load(const char *path, int trust, char *err, size_t cap) {
+    if (trust || fc_param_trust_env())
+        return FC_PARAM_TRUSTED;
+    return fc_param_check(path, err, cap);
+}

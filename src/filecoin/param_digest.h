@@ -24,6 +24,7 @@ typedef enum {
     FC_PARAM_VERIFIED = 0,    /* published name, digest matches */
     FC_PARAM_UNPUBLISHED = 1, /* not a published name: nothing to check */
     FC_PARAM_TEST_ONLY = 2,   /* published name, other digest, .meta says test_only */
+    FC_PARAM_TRUSTED = 3,     /* the operator vouched for it: nothing read */
     FC_PARAM_MISMATCH = -1,   /* published name, other digest: refuse */
     FC_PARAM_IO = -2          /* the file cannot be read */
 } fc_param_check_result;
@@ -39,6 +40,12 @@ int fc_param_file_digest(const char *path, char hex[FC_PARAM_DIGEST_HEX + 1], ch
 /* Checks the file at path (its base name decides what is expected).  err
  * explains MISMATCH / IO, and for TEST_ONLY says what the file is. */
 fc_param_check_result fc_param_check(const char *path, char *err, size_t cap);
+
+/* The load rule, one copy for the engine and the CLI: trust (the operator's
+ * srs.trust_params / --trust-params) or TRUST_PARAMS=1 reads nothing and
+ * answers TRUSTED; otherwise fc_param_check.  A result < 0 refuses the file
+ * (err says why); TEST_ONLY is accepted, err saying what to warn about. */
+fc_param_check_result fc_param_check_load(const char *path, int trust, char *err, size_t cap);
 
 /* TRUST_PARAMS=1 in the environment: the operator vouches for the files (as
  * Curio's fetch-params does), skipping the check. */

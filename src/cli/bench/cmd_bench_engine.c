@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "cli/args.h"
+#include "cli/bench/bench_engine_inject.h"
 #include "cli/bench/bench_engine_timeline.h"
 #include "cli/bench/bench_porep_input.h"
 #include "cuzk/engine.h"
@@ -98,6 +99,8 @@ static int g_use_gpu;
  * engine/device.h) whose calls last at least g_device_ms each; 0: the
  * engine's default. */
 static unsigned g_devices, g_device_ms;
+/* --inject-winning: WinningPoSt submitted into each case's workload */
+static bench_inject g_inject;
 
 static int run_case(const bench_case *bc, unsigned case_index, const bench_workload *wl,
                     const char *dir, unsigned jobs, unsigned synth, unsigned prove, FILE *csv,
@@ -153,6 +156,11 @@ static int run_case(const bench_case *bc, unsigned case_index, const bench_workl
         cuzk_engine_free(e);
         return -1;
     }
+    if (g_inject.n && bench_inject_prepare(&g_inject, e, wl->syn, wl->circuit, err) != CUZK_OK) {
+        fprintf(stderr, "cuzk bench engine: --inject-winning: %s\n", err);
+        cuzk_engine_free(e);
+        return -1;
+    }
     double(*iv)[2] = calloc((size_t)jobs * parts, sizeof *iv);
     size_t n_iv = 0;
     int rc = iv ? 0 : -1;
@@ -182,6 +190,8 @@ static int run_case(const bench_case *bc, unsigned case_index, const bench_workl
             rc = -1;
         }
     }
+    if (rc == 0 && bench_inject_start(&g_inject, e, bc->name, t0))
+        rc = -1;
     for (unsigned i = 0; rc == 0 && i < jobs; i++) {
         char id[64];
         snprintf(id, sizeof id, "bench-%s-%u", bc->name, i);
@@ -193,6 +203,8 @@ static int run_case(const bench_case *bc, unsigned case_index, const bench_workl
         cuzk_result_clear(&res);
     }
     out->wall_ms = timing_now_ms() - t0;
+    if (bench_inject_finish(&g_inject, jobs))
+        out->failed++;
     for (unsigned i = 0; rc == 0 && i < jobs; i++) {
         char id[64];
         snprintf(id, sizeof id, "bench-%s-%u", bc->name, i);
@@ -308,6 +320,7 @@ int cmd_bench_engine(int argc, char **argv) {
         "cuzk bench engine [--workload synthetic|porep-2k] [--jobs N] [--threads T] "
         "[--cases pipelined-b1,sequential-b1,pipelined-b2] [--timeline FILE.svg|FILE.csv] "
         "[--backend cpu|cuda] [--devices N [--device-ms MS]]\n"
+        "  [--inject-winning AT_MS[,AT_MS...] [--winning-vanilla FILE --winning-randomness HEX]]\n"
         "  --devices N: GPUs 0..N-1 (cuda), else N simulated devices on the CPU (TEST ONLY;\n"
         "               --device-ms: each simulated call lasts at least MS, as a GPU's would)\n"
         "  synthetic: [--partitions P] [--constraints K] [--work W]\n"
@@ -315,13 +328,23 @@ int cmd_bench_engine(int argc, char **argv) {
     const char *s_jobs = NULL, *s_parts = NULL, *s_k = NULL, *s_work = NULL, *timeline = NULL,
                *workload = "synthetic", *params_dir = NULL, *c1 = NULL, *s_cases = NULL;
     unsigned threads = par_cpu_count();
-    const char *backend = NULL, *s_devices = NULL, *s_device_ms = NULL;
-    const cli_opt opts[] = {{"--jobs", &s_jobs},           {"--partitions", &s_parts},
-                            {"--constraints", &s_k},       {"--work", &s_work},
-                            {"--timeline", &timeline},     {"--workload", &workload},
-                            {"--params-dir", &params_dir}, {"--c1", &c1},
-                            {"--cases", &s_cases},         {"--backend", &backend},
-                            {"--devices", &s_devices},     {"--device-ms", &s_device_ms}};
+    const char *backend = NULL, *s_devices = NULL, *s_device_ms = NULL, *s_inject = NULL,
+               *win_van = NULL, *win_rnd = NULL;
+    const cli_opt opts[] = {{"--jobs", &s_jobs},
+                            {"--partitions", &s_parts},
+                            {"--constraints", &s_k},
+                            {"--work", &s_work},
+                            {"--timeline", &timeline},
+                            {"--workload", &workload},
+                            {"--params-dir", &params_dir},
+                            {"--c1", &c1},
+                            {"--cases", &s_cases},
+                            {"--backend", &backend},
+                            {"--devices", &s_devices},
+                            {"--device-ms", &s_device_ms},
+                            {"--inject-winning", &s_inject},
+                            {"--winning-vanilla", &win_van},
+                            {"--winning-randomness", &win_rnd}};
     if (cli_parse(argc, argv, opts, sizeof opts / sizeof opts[0], &threads, usage))
         return 2;
     if (backend && strcmp(backend, "cpu") != 0 && strcmp(backend, "cuda") != 0) {
@@ -376,6 +399,13 @@ int cmd_bench_engine(int argc, char **argv) {
                 usage);
         return 2;
     }
+    int irc = (s_inject || win_van || win_rnd)
+                  ? bench_inject_parse(&g_inject, s_inject ? s_inject : "", win_van, win_rnd)
+                  : 0;
+    if (irc) {
+        bench_inject_free(&g_inject);
+        return irc;
+    }
     unsigned synth = threads / 2 ? threads / 2 : 1;
     unsigned prove = threads > synth ? threads - synth : 1;
     bench_workload wl = {porep, NULL, NULL, parts, work, NULL};
@@ -391,12 +421,14 @@ int cmd_bench_engine(int argc, char **argv) {
                                sizeof err)) {
             fprintf(stderr, "cuzk bench engine: %s\n", err);
             bench_porep_input_free(&in);
+            bench_inject_free(&g_inject);
             return 1;
         }
         if (in.c1->proof->shape->sector_size != 2048) {
             fprintf(stderr, "cuzk bench engine: %s is a %s C1, not 2 KiB\n", in.origin,
                     in.c1->proof->name);
             bench_porep_input_free(&in);
+            bench_inject_free(&g_inject);
             return 2;
         }
         /* the engine finds the set by its Filecoin name in its cache directory */
@@ -473,6 +505,7 @@ int cmd_bench_engine(int argc, char **argv) {
             for (unsigned d = 0; g_devices && d < r->n_dev; d++)
                 printf("  %-14s device %-6s %6" PRIu64 " partitions, busy %5.1f%%\n", "",
                        r->dev_name[d], r->dev_parts[d], 100 * r->dev_busy_ms[d] / r->wall_ms);
+            bench_inject_report(&g_inject, stdout);
             fflush(stdout);
         }
     }
@@ -503,6 +536,7 @@ int cmd_bench_engine(int argc, char **argv) {
         }
     }
     bench_tl_free(&tl);
+    bench_inject_free(&g_inject);
     engine_synthetic_free(wl.syn);
     bench_porep_input_free(&in);
     if (made_dir)

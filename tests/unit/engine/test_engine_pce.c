@@ -98,7 +98,7 @@ static int prove(uint8_t out[GROTH16_PROOF_BYTES], const fc_post_proof *p, secto
         post_shape s;
         post_shape_for_proof(&s, p);
         fr *in = malloc(post_num_public_inputs(&s) * sizeof *in);
-        size_t k = expected_inputs(in, p, secs, n, rnd);
+        size_t k = expected_inputs(in, p, secs, n, 0, rnd);
         CHECK(groth16_verify(&pvk, &pr, in, k, &ge) == GROTH16_OK);
         free(in);
         groth16_pvk_free(&pvk);

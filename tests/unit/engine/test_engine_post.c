@@ -63,7 +63,7 @@ static void prove_and_check(cuzk_engine *e, const fc_post_proof *p, const groth1
         post_shape s;
         post_shape_for_proof(&s, p);
         fr *in = malloc(post_num_public_inputs(&s) * sizeof *in);
-        size_t k = expected_inputs(in, p, secs, n, rnd);
+        size_t k = expected_inputs(in, p, secs, n, 0, rnd);
         groth16_proof pr;
         groth16_pvk pvk;
         groth16_error ge = {0};
