@@ -283,7 +283,6 @@ static int prove_all(const snap_cli *a, const snap_partition *pp, groth16_proof 
     groth16_pvk pvk;
     if (cli_params_open(&lp, &pvk, "prove snap", params, meta, &e, a->threads, a->o.trust_params))
         return -1;
-    }
     /* the pce beside the parameters (recorded on first use), as prove porep|post */
     char cid[64];
     snprintf(cid, sizeof cid, "snap-%s", a->p->shape->short_name);
