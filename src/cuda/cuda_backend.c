@@ -153,7 +153,7 @@ static void slot_forget_pce(int o, const struct r1cs_pce *pce) {
         const fr *r, const fr *s, unsigned t, groth16_prove_timing *tm, groth16_error *er) {   \
         return slot_prove(o, pr, pa, n, srs, r, s, t, tm, er);                                 \
     }                                                                                          \
-    static void slot_forget_##o(const groth16_params_data *srs) { slot_forget(o, srs); }      \
+    static void slot_forget_##o(const groth16_params_data *srs) { slot_forget(o, srs); }       \
     static void slot_forget_pce_##o(const struct r1cs_pce *pce) { slot_forget_pce(o, pce); }
 SLOT_FNS(0)
 SLOT_FNS(1)

@@ -151,8 +151,8 @@ int pce_partition_deferred(const r1cs_pce *p, fr *input, fr *aux, unsigned threa
  * *full shares p's input and densities and gets its own a, b, c and aux.
  * For a partition that is not deferred, *full is a plain copy.  Release with
  * pce_partition_expand_free(full, p).  0, or -1 with a message. */
-int pce_partition_expand(r1cs_partition *full, const r1cs_partition *p, unsigned threads,
-                         char *err, size_t cap);
+int pce_partition_expand(r1cs_partition *full, const r1cs_partition *p, unsigned threads, char *err,
+                         size_t cap);
 void pce_partition_expand_free(r1cs_partition *full, const r1cs_partition *p);
 
 /* Peak heap bytes pce_partition needs: the partition plus the bitmaps. */
