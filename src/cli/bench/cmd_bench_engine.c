@@ -317,14 +317,15 @@ static int setup_synthetic(bench_workload *wl, char *circuit, size_t ccap, unsig
 
 int cmd_bench_engine(int argc, char **argv) {
     const char *usage =
-        "cuzk bench engine [--workload synthetic|porep-2k] [--jobs N] [--threads T] "
+        "cuzk bench engine [--workload synthetic|porep-2k|porep] [--jobs N] [--threads T] "
         "[--cases pipelined-b1,sequential-b1,pipelined-b2] [--timeline FILE.svg|FILE.csv] "
         "[--backend cpu|cuda] [--devices N [--device-ms MS]]\n"
         "  [--inject-winning AT_MS[,AT_MS...] [--winning-vanilla FILE --winning-randomness HEX]]\n"
         "  --devices N: GPUs 0..N-1 (cuda), else N simulated devices on the CPU (TEST ONLY;\n"
         "               --device-ms: each simulated call lasts at least MS, as a GPU's would)\n"
         "  synthetic: [--partitions P] [--constraints K] [--work W]\n"
-        "  porep-2k:  [--params-dir DIR] [--c1 FILE]   (default: a 2 KiB sector sealed here)";
+        "  porep-2k:  [--params-dir DIR] [--c1 FILE]   (default: a 2 KiB sector sealed here)\n"
+        "  porep:     --c1 FILE --params-dir DIR      (any sector size: the C1's)";
     const char *s_jobs = NULL, *s_parts = NULL, *s_k = NULL, *s_work = NULL, *timeline = NULL,
                *workload = "synthetic", *params_dir = NULL, *c1 = NULL, *s_cases = NULL;
     unsigned threads = par_cpu_count();
@@ -362,10 +363,16 @@ int cmd_bench_engine(int argc, char **argv) {
         fprintf(stderr, "cuzk bench engine: --device-ms is for simulated --devices (cpu)\n");
         return 2;
     }
-    const int porep = strcmp(workload, "porep-2k") == 0;
+    const int any_size = strcmp(workload, "porep") == 0;
+    const int porep = any_size || strcmp(workload, "porep-2k") == 0;
     if (!porep && strcmp(workload, "synthetic") != 0) {
-        fprintf(stderr, "cuzk bench engine: unknown workload \"%s\" (synthetic or porep-2k)\n",
+        fprintf(stderr,
+                "cuzk bench engine: unknown workload \"%s\" (synthetic, porep-2k or porep)\n",
                 workload);
+        return 2;
+    }
+    if (any_size && (!c1 || !params_dir)) {
+        fprintf(stderr, "cuzk bench engine: --workload porep needs --c1 and --params-dir\n");
         return 2;
     }
     if (porep && (s_parts || s_k || s_work)) {
@@ -424,7 +431,7 @@ int cmd_bench_engine(int argc, char **argv) {
             bench_inject_free(&g_inject);
             return 1;
         }
-        if (in.c1->proof->shape->sector_size != 2048) {
+        if (!any_size && in.c1->proof->shape->sector_size != 2048) {
             fprintf(stderr, "cuzk bench engine: %s is a %s C1, not 2 KiB\n", in.origin,
                     in.c1->proof->name);
             bench_porep_input_free(&in);
@@ -436,14 +443,14 @@ int cmd_bench_engine(int argc, char **argv) {
         if (slash)
             *slash = 0;
         snprintf(dir, sizeof dir, "%s", slash ? params : ".");
-        snprintf(circuit, sizeof circuit, "porep-2k");
+        snprintf(circuit, sizeof circuit, "porep-%s", in.c1->proof->shape->short_name);
         wl.circuit = circuit;
         wl.in = &in;
-        printf("bench engine: porep-2k: %lu PoRep C2 jobs of one 2 KiB sector (%s; %s), %u "
+        printf("bench engine: %s: %lu PoRep C2 jobs of one sector (%s; %s), %u "
                "partition(s) each, through the engine's POREP_C2 provider; parameters in %s; "
                "submitted at once; %u synthesis worker(s), prover %u thread(s); %s backend; "
                "every proof self-verified.  Input ready in %.0f ms.\n",
-               jobs, in.c1->proof->name, in.origin, in.c1->partitions, dir, synth, prove,
+               circuit, jobs, in.c1->proof->name, in.origin, in.c1->partitions, dir, synth, prove,
                g_use_gpu ? "CUDA" : "CPU", timing_now_ms() - t0);
     } else {
         printf("bench engine: SYNTHETIC circuit (engine/synthetic.h: a chain of squarings, %lu "
