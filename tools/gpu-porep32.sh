@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Issue #29 on the GPU machine (`run` with carry .device, one call each):
+#   tools/gpu-porep32.sh prove:  CUDA build there, TEST-ONLY porep-32g parameters
+#     made on the GPU, a valid 32 GiB C1 invented without sealing, the full
+#     proof (10 partitions) on the GPU, verified.
+#   tools/gpu-porep32.sh engine: the same parameters and C1, then `cuzk bench
+#     engine --workload porep` (3 jobs, timeline) with peak RSS.
+# The 47 GB parameter file lives in /tmp/p32 only while the machine stays warm.
+O=${OUT:-/tmp/cuzk-out}; mkdir -p $O
+export PATH="$PATH:/usr/local/cuda/bin"
+t=$SECONDS
+cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
+    -DCUZK_WERROR=OFF -DCUZK_DAEMON=OFF -DCUZK_JANSSON_ROOT="$PWD/.device/jansson" \
+    -DCUZK_CRYPTO_ROOT="$PWD/.device/crypto" >$O/build.txt 2>&1 &&
+    cmake --build build-gpu -j"$(nproc)" --target cuzk >>$O/build.txt 2>&1 || { tail -20 $O/build.txt; exit 1; }
+echo "build $((SECONDS - t)) s"
+c=build-gpu/cuzk d=/tmp/p32
+if [ ! -f $d/done ]; then
+    rm -rf $d && mkdir -p $d
+    t=$SECONDS
+    timeout 300 $c setup porep-32g --out $d --backend cuda >$O/setup_32g.txt 2>&1 ||
+        { tail -5 $O/setup_32g.txt; exit 1; }
+    echo "setup porep-32g --backend cuda: $((SECONDS - t)) s"; grep -E "time:" $O/setup_32g.txt
+    timeout 30 $c c1 synth --valid --proof StackedDrg32GiBV1_1 --out $d/c1.json >$O/c1.txt 2>&1 ||
+        { tail -3 $O/c1.txt; exit 1; }
+    touch $d/done
+fi
+left=$((580 - SECONDS))
+t=$SECONDS
+if [ "${1:-prove}" = prove ]; then
+    CUZK_TIMING=1 timeout $left $c prove porep --c1 $d/c1.json --params-dir $d --backend cuda \
+        --out $d/proof.bin >$O/prove_32g.txt 2>&1
+    echo "prove porep 32g --backend cuda: rc $?, $((SECONDS - t)) s"
+    grep -E "^prove|deferred|proof [0-9]: total|rror" $O/prove_32g.txt | tail -30
+    [ -s $d/proof.bin ] && timeout 60 $c verify porep --c1 $d/c1.json --params-dir $d --proof $d/proof.bin 2>&1 | tail -2
+else
+    TM=""; [ -x /usr/bin/time ] && TM="/usr/bin/time -v"
+    timeout $left $TM $c bench engine --workload porep --c1 $d/c1.json --params-dir $d --jobs 3 \
+        --threads "$(nproc)" --backend cuda --cases pipelined-b1 --timeline $O/engine_32g.svg >$O/engine_32g.txt 2>&1
+    echo "bench engine porep-32g: rc $?, $((SECONDS - t)) s"
+    grep -E "pipelined|backend:|Maximum resident|Elapsed" $O/engine_32g.txt
+fi
