@@ -398,8 +398,14 @@ int pipeline_start(cuzk_engine *e, char err[CUZK_ERROR_LEN]) {
     const cuzk_engine_config *c = &e->cfg;
     unsigned cores = par_cpu_count();
     unsigned synth = c->synthesis_threads, prove = c->gpu_threads;
-    /* one fixed split of the cores, however many jobs overlap */
-    if (!synth && !prove) {
+    /* one fixed split of the cores, however many jobs overlap; with a GPU the
+     * prover's host threads only stage uploads and verify, so synthesis gets
+     * most of them (issue #28) */
+    const int gpu = e->n_devices > 0 && e->devices[0].ordinal >= 0 && !e->devices[0].simulated;
+    if (!synth && !prove && gpu) {
+        prove = cores / 4 ? (cores / 4 < 4 ? cores / 4 : 4) : 1;
+        synth = cores > prove ? cores - prove : 1;
+    } else if (!synth && !prove) {
         synth = cores / 2 ? cores / 2 : 1;
         prove = cores > synth ? cores - synth : 1;
     } else if (!synth) {
