@@ -101,7 +101,8 @@ static const command commands[] = {
      "a daemon's client (if built; `cuzk bench --help`)"},
     /* Rust cuzk-daemon's command line (`cuzk --config F`, systemd units) */
     {"--config -c --listen -l --log-level", NULL, NULL, IF_DAEMON(cmd_daemon), 1, NULL, NULL},
-    {"c1", NULL, NULL, cmd_c1, 2, "c1 check FILE", "check a C1 output (JSON or c1.json)"},
+    {"c1", NULL, NULL, cmd_c1, 2, "c1 check [--circuit] FILE | c1 synth [--valid] ...",
+     "check a C1 output; make one (random values, or --valid: an invented sector)"},
     {"seal", NULL, NULL, cmd_seal, 2, "seal --registered-proof P ... --out DIR",
      "seal test data (2KiB..512MiB) -> C1"},
     {"verify-vanilla", NULL, NULL, cmd_verify_vanilla, 2,
