@@ -339,10 +339,15 @@ static void put_request_bytes(cuzk_engine *e, uint64_t n) {
     pthread_mutex_unlock(&e->mu);
 }
 
-/* The prover's working memory for one partition of plan's circuit (0 when
- * its shape is unknown: a circuit the providers did not count). */
+/* The prover's working memory on the host for one partition of plan's
+ * circuit (0 when its shape is unknown: a circuit the providers did not
+ * count).  A GPU's working memory is on the device: its host side is the
+ * pinned pool, made once, so GPU devices reserve none (the CPU retry of a
+ * GPU proof that failed self-verification, a rare path, is not counted). */
 static uint64_t prove_scratch(cuzk_engine *e, const engine_plan *plan) {
     pce_shape_counts c;
+    if (e->n_devices > 0 && e->devices[0].ordinal >= 0 && !e->devices[0].simulated)
+        return 0;
     if (provider_shape_counts(plan->circuit_id, &c) != 0)
         return 0;
     return groth16_cpu_scratch_bytes(c.rows, c.num_inputs, c.num_aux, e->prover_threads);
