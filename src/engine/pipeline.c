@@ -233,7 +233,7 @@ static void fail_group(cuzk_engine *e, engine_group *g, const char *msg) {
     for (size_t k = 0; k < g->n; k++)
         if (g->jobs[k] && job_live(g->jobs[k])) {
             g->jobs[k]->failed = 1;
-            snprintf(g->jobs[k]->error, CUZK_ERROR_LEN, "partition %zu: %s", g->partition, msg);
+            snprintf(g->jobs[k]->error, CUZK_ERROR_LEN, "partition %zu: %.400s", g->partition, msg);
         }
     group_done(e, g);
 }
