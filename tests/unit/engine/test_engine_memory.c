@@ -136,7 +136,7 @@ static void test_request_bytes_wait(void) {
     pthread_join(t, NULL);
     CHECK(s.st == CUZK_OK);
     for (int i = 0; i < 4; i++) {
-        char id[8];
+        char id[16];
         snprintf(id, sizeof id, "m%d", i);
         CHECK(fx_await_ok(e, id, "tiny-a", 1, 100 + (uint64_t)i));
     }
