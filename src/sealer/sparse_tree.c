@@ -66,6 +66,8 @@ static int cmp_key(const void *a, const void *b) {
 }
 
 static const sparse_node *find(const sparse_node *row, size_t n, uint64_t j) {
+    if (n == 0)
+        return NULL; /* row may be NULL; bsearch's pointer must not be */
     sparse_node key;
     key.index = j;
     return bsearch(&key, row, n, sizeof *row, cmp_node);
