@@ -52,13 +52,9 @@ int cli_prove_checked(groth16_proof *proof, const char *cmd, unsigned long long 
     const groth16_prove_opts o = {pr->backend, pr->threads, pr->rs_seed ? &r : NULL,
                                   pr->rs_seed ? &s : NULL, 1};
     char err[512];
-    const groth16_synth_source src = {synth,
-                                      ctx,
-                                      pr->pce,
-                                      pr->witness,
-                                      ctx,
-                                      pr->threads,
-                                      groth16_backend_defers_abc(pr->backend)};
+    const groth16_synth_source src = {
+        synth, ctx, pr->pce, pr->witness, ctx, pr->threads, groth16_backend_defers_abc(pr->backend),
+        0};
     if (groth16_prove_one_checked(proof, &src, inputs, n_inputs, params, pvk, &o, st, err,
                                   sizeof err)) {
         fprintf(stderr, "cuzk %s: partition %llu: %s; no proof written\n", cmd, k, err);

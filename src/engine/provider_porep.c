@@ -100,9 +100,8 @@ static cuzk_status synthesize_pce_porep(void *ctx, void *state, size_t partition
     porep_partition *p = &st->parts[partition];
     char what[48];
     snprintf(what, sizeof what, "partition %zu", partition);
-    const groth16_synth_source src = {porep_partition_synthesize, p, use ? use->pce : NULL,
-                                      porep_partition_witness,    p, use ? use->threads : 1,
-                                      use ? use->defer_abc : 0};
+    const groth16_synth_source src =
+        provider_source(porep_partition_synthesize, p, porep_partition_witness, p, use);
     return provider_synthesize(out, &src, p->pub.inputs, p->pub.n_inputs, what, err);
 }
 

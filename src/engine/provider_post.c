@@ -96,13 +96,7 @@ static cuzk_status synthesize_pce_post(void *ctx, void *state, size_t partition,
         return CUZK_E_INTERNAL;
     }
     synth_ctx c = {&st->shape, &st->witness};
-    const groth16_synth_source src = {synth_fn,
-                                      &c,
-                                      use ? use->pce : NULL,
-                                      post_partition_witness,
-                                      st,
-                                      use ? use->threads : 1,
-                                      use ? use->defer_abc : 0};
+    const groth16_synth_source src = provider_source(synth_fn, &c, post_partition_witness, st, use);
     return provider_synthesize(out, &src, st->inputs, st->n_inputs, "PoSt partition", err);
 }
 

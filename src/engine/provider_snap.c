@@ -112,9 +112,8 @@ static cuzk_status synthesize_pce_snap(void *ctx, void *state, size_t partition,
     }
     char what[48];
     snprintf(what, sizeof what, "Snap partition %zu", partition);
-    const groth16_synth_source src = {snap_partition_synthesize,  &job, use ? use->pce : NULL,
-                                      snap_partition_job_witness, &job, use ? use->threads : 1,
-                                      use ? use->defer_abc : 0};
+    const groth16_synth_source src =
+        provider_source(snap_partition_synthesize, &job, snap_partition_job_witness, &job, use);
     return provider_synthesize(out, &src, job.inputs, SNAP_PUBLIC_INPUTS, what, err);
 }
 

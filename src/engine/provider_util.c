@@ -60,6 +60,18 @@ int provider_shape_counts(const char *circuit_id, pce_shape_counts *out) {
     return rc;
 }
 
+groth16_synth_source provider_source(r1cs_synth_fn synth, void *arg, groth16_witness_fn witness,
+                                     void *witness_arg, const engine_pce_use *use) {
+    groth16_synth_source s = {synth, arg, NULL, witness, witness_arg, 1, 0, 0};
+    if (use) {
+        s.pce = use->pce;
+        s.threads = use->threads ? use->threads : 1;
+        s.defer_abc = use->defer_abc;
+        s.no_fallback = use->no_fallback;
+    }
+    return s;
+}
+
 cuzk_status provider_synthesize(r1cs_partition *out, const groth16_synth_source *src,
                                 const fr *inputs, size_t n_inputs, const char *what,
                                 char err[CUZK_ERROR_LEN]) {

@@ -23,6 +23,11 @@ int provider_shape_counts(const char *circuit_id, pce_shape_counts *out);
  * proving mode into *out, its public inputs (after ONE) checked against
  * inputs[0..n_inputs).  CUZK_OK, or an error with err filled ("<what>: ...")
  * and *out empty. */
+/* The source of a provider's partition: classic synth(arg), or, with use
+ * (may be NULL: classic), its pce through witness(witness_arg) as use says. */
+groth16_synth_source provider_source(r1cs_synth_fn synth, void *arg, groth16_witness_fn witness,
+                                     void *witness_arg, const engine_pce_use *use);
+
 cuzk_status provider_synthesize(r1cs_partition *out, const groth16_synth_source *src,
                                 const fr *inputs, size_t n_inputs, const char *what,
                                 char err[CUZK_ERROR_LEN]);

@@ -118,6 +118,8 @@ int groth16_synthesize_source(r1cs_partition *out, const groth16_synth_source *s
             return 0;
         if (r == 1)
             return err_set(err, cap, "out of memory");
+        if (src->no_fallback)
+            return err_set(err, cap, "pce synthesis failed: %s", why);
         if (fell_back)
             *fell_back = 1;
         if (note && note_cap)

@@ -46,12 +46,16 @@ typedef struct {
     /* with a pce: leave a, b, c (and the full aux) to the backend, the
      * deferred partition of partition.h (groth16_backend_defers_abc) */
     int defer_abc;
+    /* a failed pce path is an error instead of classic synthesis here (the
+     * engine falls back itself, within its memory reservation) */
+    int no_fallback;
 } groth16_synth_source;
 
 /* groth16_synthesize_checked through src: with a pce, the witness on
  * src->threads threads, the public inputs checked, then pce_partition.  If
  * that fails for any reason but out of memory, classic synthesis is used
- * instead: *fell_back (may be NULL) is set and note (may be NULL) says why.
+ * instead (unless src->no_fallback: then it is an error, "pce synthesis
+ * failed: ..."): *fell_back (may be NULL) is set and note (may be NULL) says why.
  * The result is byte for byte classic synthesis's.  0, or -1 as
  * groth16_synthesize_checked. */
 int groth16_synthesize_source(r1cs_partition *out, const groth16_synth_source *src,

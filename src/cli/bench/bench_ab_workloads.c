@@ -91,7 +91,8 @@ static int porep_run(void *p, ab_phases *out, char *err, size_t cap) {
         porep_partition *in = &c2.parts[k];
         groth16_proof proof;
         groth16_one_stats ps;
-        const groth16_synth_source src = {porep_partition_synthesize, in, NULL, NULL, NULL, 1, 0};
+        const groth16_synth_source src = {
+            porep_partition_synthesize, in, NULL, NULL, NULL, 1, 0, 0};
         if (groth16_prove_one_checked(&proof, &src, in->pub.inputs, in->pub.n_inputs, &st->lp.d,
                                       &st->pvk, &o, &ps, why, sizeof why)) {
             snprintf(err, cap, "partition %u: %s", k, why);

@@ -142,7 +142,7 @@ static void run_shape(const char *name, int last_partition) {
     job j = {&c.ss, &w};
     static const unsigned ts[] = {1, 3};
     for (int t = 0; t < 2; t++) {
-        const groth16_synth_source src = {synth_job, &j, &pc, witness_job, &j, ts[t], 0};
+        const groth16_synth_source src = {synth_job, &j, &pc, witness_job, &j, ts[t], 0, 0};
         r1cs_partition q;
         int fell = -1;
         char note[256] = "";
