@@ -72,6 +72,52 @@ void group_drop_member(cuzk_engine *e, engine_group *g, size_t k) {
     pthread_cond_broadcast(&e->cv_mem);
 }
 
+int group_reserve_classic(cuzk_engine *e, engine_group *g, size_t k, int retry) {
+    engine_job *j = g->jobs[k];
+    uint64_t need = j->plan.partition_bytes;
+    if (g->uses_floor || g->reserved[k] >= need)
+        return 0;
+    mem_put_parts(&e->mem, g->reserved[k]);
+    g->reserved[k] = 0;
+    e->mem.regrows++;
+    if (retry)
+        e->mem.retry_waiting++;
+    else
+        e->synth_active--; /* waiting, not synthesizing: a retry must not wait for it */
+    pthread_cond_broadcast(&e->cv_mem);
+    int rc = 0;
+    for (;;) {
+        if (!job_live(j)) {
+            rc = -1;
+            break;
+        }
+        engine_batch *b = g->batch;
+        if (g->n == 1 && !b->floor_in_use && need <= b->floor_bytes) {
+            b->floor_in_use = 1; /* the batch's floor is free: it covers the bound */
+            g->uses_floor = 1;
+            break;
+        }
+        if ((retry || !e->mem.retry_waiting) && engine_pce_make_room(e, need)) {
+            mem_take_parts(&e->mem, need);
+            g->reserved[k] = need;
+            break;
+        }
+        /* a retry's prover waits for synthesis and other provers only */
+        if (retry && !e->synth_active && e->prove_active <= e->mem.retry_waiting) {
+            rc = -1;
+            break;
+        }
+        e->mem.waits++;
+        pthread_cond_wait(&e->cv_mem, &e->mu);
+    }
+    if (retry)
+        e->mem.retry_waiting--;
+    else
+        e->synth_active++;
+    pthread_cond_broadcast(&e->cv_mem);
+    return rc;
+}
+
 void group_done(cuzk_engine *e, engine_group *g) {
     for (size_t k = 0; k < g->n; k++)
         group_drop_member(e, g, k);

@@ -37,5 +37,13 @@ void group_done(cuzk_engine *e, engine_group *g);
 int group_empty(const engine_group *g);
 /* Queues a synthesized group for the provers (pipeline order). */
 void group_queue(cuzk_engine *e, engine_group *g);
+/* Member k holds the classic bound (plan.partition_bytes) when this returns
+ * 0: a reservation smaller than that (a deferred one, memory.h) is given back
+ * first, then the bound is waited for from the budget, or the batch's floor
+ * once free (a lone member), so nothing is held while waiting.  A member
+ * under the floor is covered already (the floor is the classic bound).  -1:
+ * its job is no longer live, or (retry: a prover's classic retry, which new
+ * reservations wait behind) nothing else running could give memory back. */
+int group_reserve_classic(cuzk_engine *e, engine_group *g, size_t k, int retry);
 
 #endif

@@ -57,6 +57,9 @@ typedef struct engine_pce_use {
     const r1cs_pce *pce;
     unsigned threads;
     int defer_abc;
+    /* a failed witness path is an error, not classic synthesis: the engine
+     * reserved memory for a deferred partition and falls back itself */
+    int no_fallback;
 } engine_pce_use;
 
 typedef struct {
@@ -73,8 +76,9 @@ typedef struct {
     void (*release)(void *ctx, void *state);
     /* Optional: as synthesize, through the circuit's recorded matrices on
      * threads threads (falls back to classic synthesis by itself when the
-     * witness path fails); the engine calls it when the switch pce is on and
-     * the plan has a blank circuit. */
+     * witness path fails, unless use->no_fallback); the engine calls it when
+     * the switch pce is on and the plan has a blank circuit.  Providers build
+     * their source with provider_source (provider_util.h). */
     cuzk_status (*synthesize_pce)(void *ctx, void *state, size_t partition,
                                   const engine_pce_use *use, r1cs_partition *out,
                                   char err[CUZK_ERROR_LEN]);

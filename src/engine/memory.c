@@ -31,6 +31,8 @@ void mem_put_pce(mem_budget *m, uint64_t n) { m->pce_bytes -= n < m->pce_bytes ?
 
 void mem_take_parts(mem_budget *m, uint64_t n) {
     m->part_bytes += n;
+    if (m->part_bytes > m->peak_part_bytes)
+        m->peak_part_bytes = m->part_bytes;
     note_peak(m);
 }
 

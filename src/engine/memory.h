@@ -10,7 +10,13 @@
  * reserved at its provider's upper bound plus the prover's working memory
  * for it (groth16_cpu_scratch_bytes) from before synthesis until its proof
  * is stored, so the reservation covers the backend call; its actual bytes
- * are tracked beside it for the record.  A pce that does not fit is not
+ * are tracked beside it for the record.  When the devices evaluate a/b/c
+ * from the recorded matrices (a deferred partition), it is reserved at the
+ * peak of making it (r1cs_partition_deferred_peak) and shrunk to what it
+ * keeps once made; a partition that must be synthesized classically after
+ * all (its pce not available, or a PCE proof that failed self-verification)
+ * gives its reservation back and waits for the classic bound, never holding
+ * one while waiting for another (engine/synthesis.h).  A pce that does not fit is not
  * kept (classic synthesis instead) rather than pushing used past budget.
  *
  * Request bytes: a request's vanilla bytes times MEM_REQUEST_COPIES while
@@ -36,8 +42,11 @@ typedef struct {
     uint64_t pce_bytes;   /* recorded matrices kept by the PCE manager (engine/pce.h) */
     uint64_t req_bytes;   /* request bytes of submitted, not yet final jobs */
     uint64_t work_max;    /* the largest working set accepted (see above) */
-    uint64_t peak_used, peak_part_actual;
-    uint64_t waits; /* times someone had to wait for memory */
+    uint64_t peak_used, peak_part_actual, peak_part_bytes;
+    uint64_t waits;         /* times someone had to wait for memory */
+    uint64_t shrinks;       /* deferred partitions' reservations shrunk once made */
+    uint64_t regrows;       /* reservations given back to wait for the classic bound */
+    unsigned retry_waiting; /* classic retries waiting: new reservations hold off */
 } mem_budget;
 
 void mem_init(mem_budget *m, uint64_t budget);

@@ -313,10 +313,14 @@ void engine_pce_put_locked(cuzk_engine *e, const r1cs_pce *pce) {
         }
 }
 
-int engine_pce_classic_retry(cuzk_engine *e, const engine_job *j, size_t partition,
-                             r1cs_partition *part, groth16_proof *proof, groth16_proof_check *chk,
-                             const groth16_params_data *srs, const groth16_pvk *pvk,
-                             const groth16_prove_opts *o) {
+uint64_t engine_pce_deferred_bytes_locked(cuzk_engine *e, const char *circuit_id) {
+    const engine_pce *p = switch_get(SW_PCE) ? find(e, circuit_id) : NULL;
+    if (!p || (p->state != ENGINE_PCE_READY && p->state != ENGINE_PCE_UNMAPPED))
+        return 0;
+    return r1cs_partition_deferred_peak(p->num_inputs, p->num_aux);
+}
+
+int engine_pce_retry_wanted(cuzk_engine *e, const engine_job *j, const groth16_proof_check *chk) {
     if (chk->ok || !chk->verify_failed || !switch_get(SW_PCE) || !j->plan.blank ||
         !j->provider.synthesize_pce)
         return 0;
@@ -331,9 +335,13 @@ int engine_pce_classic_retry(cuzk_engine *e, const engine_job *j, size_t partiti
             unmap(e, p, "after a failed self-verification; its file is checked fully next");
     }
     pthread_mutex_unlock(&e->mu);
-    const r1cs_pce *held = part->abc_pce; /* a deferred partition's reference */
-    r1cs_partition_free(part);
-    engine_pce_put(e, held);
+    return 1;
+}
+
+int engine_pce_classic_retry(const engine_job *j, size_t partition, r1cs_partition *part,
+                             groth16_proof *proof, groth16_proof_check *chk,
+                             const groth16_params_data *srs, const groth16_pvk *pvk,
+                             const groth16_prove_opts *o) {
     char err[CUZK_ERROR_LEN] = "";
     cuzk_status st = j->provider.synthesize(j->provider.ctx, j->plan.state, partition, part, err);
     if (st != CUZK_OK) {

@@ -64,6 +64,11 @@ void engine_pce_put(struct cuzk_engine *e, const r1cs_pce *p);
  * reference, given back when the partition is dropped). */
 void engine_pce_put_locked(struct cuzk_engine *e, const r1cs_pce *p);
 
+/* Under the engine lock: the peak of making one deferred partition of the
+ * circuit (r1cs_partition_deferred_peak) when its pce is known (held or
+ * unmapped) and the switch pce is on, else 0. */
+uint64_t engine_pce_deferred_bytes_locked(struct cuzk_engine *e, const char *circuit_id);
+
 /* Under the engine lock: unmaps idle file-backed pces (least recently used
  * first), then evicts unreferenced parameter sets (srs_make_room), until need
  * more bytes fit the budget.  1 when they fit, else 0. */
@@ -72,14 +77,19 @@ int engine_pce_make_room(struct cuzk_engine *e, uint64_t need);
 struct engine_job;
 /* A proof that failed self-verification (chk->verify_failed, !chk->ok) of a
  * partition the job's provider may have synthesized through a pce (switch
- * pce on, a blank circuit, synthesize_pce): *part is synthesized again
- * classically and proved again with o (its r, s), before the job is failed.
- * Logs what happened.  1 when *proof is now good (chk updated), else 0 (chk
- * keeps the first failure).  The circuit's pce becomes suspect: unmapped once
- * idle, its file validated fully (checksums) when mapped again.  Without the
- * lock; part is the group member's and stays owned by the group. */
-int engine_pce_classic_retry(struct cuzk_engine *e, const struct engine_job *j, size_t partition,
-                             r1cs_partition *part, groth16_proof *proof, groth16_proof_check *chk,
+ * pce on, a blank circuit, synthesize_pce): 1 when it is to be synthesized
+ * again classically and proved again (engine_pce_classic_retry), else 0.
+ * The circuit's pce becomes suspect: unmapped once idle, its file validated
+ * fully (checksums) when mapped again.  Without the lock. */
+int engine_pce_retry_wanted(struct cuzk_engine *e, const struct engine_job *j,
+                            const groth16_proof_check *chk);
+/* The retry: *part (freed, its classic bound reserved by the caller:
+ * group_reserve_classic) is synthesized classically and proved with o (the
+ * first proof's r, s).  Logs what happened.  1 when *proof is now good (chk
+ * updated), else 0 (chk keeps the first failure).  Without the lock; part
+ * stays the caller's. */
+int engine_pce_classic_retry(const struct engine_job *j, size_t partition, r1cs_partition *part,
+                             groth16_proof *proof, groth16_proof_check *chk,
                              const groth16_params_data *srs, const groth16_pvk *pvk,
                              const groth16_prove_opts *o);
 

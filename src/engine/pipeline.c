@@ -238,6 +238,37 @@ static void fail_group(cuzk_engine *e, engine_group *g, const char *msg) {
     group_done(e, g);
 }
 
+/* Member k's proof failed self-verification: when it came from a pce, its
+ * partition is given back, synthesized again classically within the classic
+ * bound (waited for, new reservations behind it) and proved again with o.
+ * 1 when *proof is now good. */
+static int classic_retry(cuzk_engine *e, engine_group *g, size_t k, groth16_proof *proof,
+                         groth16_proof_check *chk, const srs_set *s, const groth16_prove_opts *o) {
+    engine_job *j = g->jobs[k];
+    if (!engine_pce_retry_wanted(e, j, chk))
+        return 0;
+    r1cs_partition *part = &g->parts[k];
+    pthread_mutex_lock(&e->mu);
+    mem_actual_sub(&e->mem, r1cs_partition_bytes(part));
+    if (part->abc_pce) /* a deferred partition's reference */
+        engine_pce_put_locked(e, part->abc_pce);
+    r1cs_partition_free(part);
+    int rc = group_reserve_classic(e, g, k, 1);
+    pthread_mutex_unlock(&e->mu);
+    if (rc) {
+        engine_log("partition %zu of %s: its proof from PCE synthesis failed self-verification; "
+                   "classic re-synthesis needs %llu bytes of memory, which nothing running "
+                   "could free",
+                   g->partition, j->id, (unsigned long long)j->plan.partition_bytes);
+        return 0;
+    }
+    int ok = engine_pce_classic_retry(j, g->partition, part, proof, chk, &s->data, &s->pvk, o);
+    pthread_mutex_lock(&e->mu);
+    mem_actual_add(&e->mem, r1cs_partition_bytes(part)); /* group_drop_member takes it off */
+    pthread_mutex_unlock(&e->mu);
+    return ok;
+}
+
 static void *prover_main(void *arg) {
     struct engine_prover_arg *pa = arg;
     cuzk_engine *e = pa->e;
@@ -319,9 +350,7 @@ static void *prover_main(void *arg) {
                 const groth16_prove_opts o1 = {d->backend, e->prover_threads, rs ? rs + k : NULL,
                                                rs ? rs + m + k : NULL, verify};
                 double t = engine_now(e);
-                if (!chk[k].ok &&
-                    engine_pce_classic_retry(e, g->jobs[k], g->partition, &g->parts[k], &proofs[k],
-                                             &chk[k], &s->data, &s->pvk, &o1))
+                if (!chk[k].ok && classic_retry(e, g, k, &proofs[k], &chk[k], s, &o1))
                     prove_ms += engine_now(e) - t;
             }
             tp1 = tp0 + prove_ms;
@@ -334,6 +363,8 @@ static void *prover_main(void *arg) {
 
         pthread_mutex_lock(&e->mu);
         e->prove_active--;
+        if (e->mem.retry_waiting) /* it counts the provers still running */
+            pthread_cond_broadcast(&e->cv_mem);
         device_end(d, engine_now(e));
         d->calls++;
         if (faulted) {

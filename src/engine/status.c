@@ -114,6 +114,9 @@ void engine_debug_stats_get(cuzk_engine *e, engine_debug_stats *out) {
     out->mem_peak = e->mem.peak_used;
     out->part_actual_peak = e->mem.peak_part_actual;
     out->mem_waits = e->mem.waits;
+    out->part_reserved_peak = e->mem.peak_part_bytes;
+    out->mem_shrinks = e->mem.shrinks;
+    out->mem_regrows = e->mem.regrows;
     out->srs_loads = e->srs.loads;
     out->srs_demotions = e->srs.demotions;
     out->cpu_retries = e->cpu_retries;

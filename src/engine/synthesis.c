@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include "engine/batch.h"
+#include "util/slog.h"
 
 static unsigned slots_used(const cuzk_engine *e) {
     return e->synth_tasks + (unsigned)e->n_queued_groups + e->prove_active;
@@ -84,9 +85,23 @@ static void fail_live_jobs(cuzk_engine *e, engine_batch *b, const char *msg) {
         }
 }
 
+/* A member's reservation: the peak of making a deferred partition when the
+ * devices evaluate a/b/c and its circuit's pce is known (its shape), else
+ * the classic bound (memory.h).  A batch of several jobs reserves the classic bound: a
+ * member that had to grow while the others held theirs could wait forever. */
+static uint64_t member_bytes(cuzk_engine *e, const engine_batch *b, const engine_job *j) {
+    uint64_t d = 0;
+    if (b->n_jobs == 1 && j->plan.blank && j->provider.synthesize_pce &&
+        groth16_backend_defers_abc(e->devices[0].backend))
+        d = engine_pce_deferred_bytes_locked(e, j->plan.circuit_id);
+    d = d ? d + j->prove_scratch : 0;
+    return d && d < j->plan.partition_bytes ? d : j->plan.partition_bytes;
+}
+
 /* Reserves the group's bytes, the floor if free, else the budget (waiting
- * for memory; liveness is re-checked on every wake), and takes in every live
- * job that has this partition.  Returns the number of members. */
+ * for memory, and behind a prover's classic retry; liveness is re-checked on
+ * every wake), and takes in every live job that has this partition.  Returns
+ * the number of members. */
 static size_t reserve_group(cuzk_engine *e, engine_group *g) {
     engine_batch *b = g->batch;
     size_t part = g->partition;
@@ -95,7 +110,7 @@ static size_t reserve_group(cuzk_engine *e, engine_group *g) {
         size_t live = 0;
         for (size_t i = 0; i < b->n_jobs; i++)
             if (job_live(b->jobs[i]) && b->jobs[i]->plan.n_partitions > part) {
-                bytes += b->jobs[i]->plan.partition_bytes;
+                bytes += member_bytes(e, b, b->jobs[i]);
                 live++;
             }
         if (!live)
@@ -105,7 +120,7 @@ static size_t reserve_group(cuzk_engine *e, engine_group *g) {
             g->uses_floor = 1;
             break;
         }
-        if (engine_pce_make_room(e, bytes)) {
+        if (!e->mem.retry_waiting && engine_pce_make_room(e, bytes)) {
             mem_take_parts(&e->mem, bytes);
             break;
         }
@@ -116,7 +131,7 @@ static size_t reserve_group(cuzk_engine *e, engine_group *g) {
         engine_job *j = b->jobs[i];
         if (job_live(j) && j->plan.n_partitions > part) {
             g->jobs[g->n] = j;
-            g->reserved[g->n] = g->uses_floor ? 0 : j->plan.partition_bytes;
+            g->reserved[g->n] = g->uses_floor ? 0 : member_bytes(e, b, j);
             g->n++;
             j->in_flight++;
         }
@@ -131,6 +146,19 @@ typedef struct {
     char err[CUZK_ERROR_LEN];
 } member_result;
 
+/* Member k holds the classic bound before classic synthesis; 0, or -1 when
+ * its job ended meanwhile (r filled). */
+static int classic_bound(cuzk_engine *e, engine_group *g, size_t k, member_result *r) {
+    pthread_mutex_lock(&e->mu);
+    int gone = group_reserve_classic(e, g, k, 0);
+    pthread_mutex_unlock(&e->mu);
+    if (gone) {
+        r->st = CUZK_E_INTERNAL; /* the job has ended: dropped, never reported */
+        snprintf(r->err, sizeof r->err, "ended while waiting for memory");
+    }
+    return gone ? -1 : 0;
+}
+
 static void synthesize_members(cuzk_engine *e, engine_group *g, member_result *res) {
     for (size_t k = 0; k < g->n; k++) {
         engine_job *j = g->jobs[k];
@@ -140,9 +168,16 @@ static void synthesize_members(cuzk_engine *e, engine_group *g, member_result *r
         unsigned threads = 1;
         const r1cs_pce *pce =
             j->provider.synthesize_pce ? engine_pce_get(e, &j->plan, &threads) : NULL;
-        /* every device is of one kind: the first says whether a/b/c stay deferred */
-        const engine_pce_use use = {pce, threads,
-                                    groth16_backend_defers_abc(e->devices[0].backend)};
+        /* every device is of one kind: the first says whether a/b/c stay
+         * deferred; reserved below the classic bound, the engine falls back */
+        const engine_pce_use use = {pce, threads, groth16_backend_defers_abc(e->devices[0].backend),
+                                    !g->uses_floor && g->reserved[k] < j->plan.partition_bytes};
+        if (!(pce && use.defer_abc) && classic_bound(e, g, k, r)) {
+            engine_pce_put(e, pce);
+            r->end_ms = engine_now(e);
+            continue;
+        }
+        int classic = !pce;
         if (pce) {
             r->st = j->provider.synthesize_pce(j->provider.ctx, j->plan.state, g->partition, &use,
                                                &g->parts[k], r->err);
@@ -150,7 +185,14 @@ static void synthesize_members(cuzk_engine *e, engine_group *g, member_result *r
              * (group_drop_member gives it back) */
             if (r->st != CUZK_OK || g->parts[k].abc_pce != pce)
                 engine_pce_put(e, pce);
-        } else
+            if (r->st != CUZK_OK && r->st != CUZK_E_EXHAUSTED && use.no_fallback) {
+                slog(SLOG_WARN, "pce", "partition %zu of %s: %s; classic synthesis", g->partition,
+                     j->id, r->err);
+                r1cs_partition_free(&g->parts[k]);
+                classic = classic_bound(e, g, k, r) == 0;
+            }
+        }
+        if (classic)
             r->st = j->provider.synthesize(j->provider.ctx, j->plan.state, g->partition,
                                            &g->parts[k], r->err);
         if (r->st != CUZK_OK)
@@ -174,6 +216,13 @@ static void record_members(cuzk_engine *e, engine_group *g, const member_result 
         size_t bytes = s == CUZK_OK ? r1cs_partition_bytes(&g->parts[k]) : 0;
         if (s == CUZK_OK)
             mem_actual_add(&e->mem, bytes);
+        /* a deferred partition keeps far less than making it took */
+        if (s == CUZK_OK && g->parts[k].abc_pce && !g->uses_floor &&
+            g->reserved[k] > bytes + j->prove_scratch) {
+            mem_put_parts(&e->mem, g->reserved[k] - bytes - j->prove_scratch);
+            g->reserved[k] = bytes + j->prove_scratch;
+            e->mem.shrinks++;
+        }
         if (s != CUZK_OK && job_live(j)) {
             j->failed = 1;
             snprintf(j->error, CUZK_ERROR_LEN, "partition %zu: synthesis: %s", part,
@@ -218,6 +267,7 @@ static void synth_task(cuzk_engine *e, engine_batch *b, size_t part) {
     e->synth_tasks--;
     g->synth_end_ms = engine_now(e);
     record_members(e, g, res);
+    pthread_cond_broadcast(&e->cv_mem); /* shrunk reservations; a retry counts synth_active */
     free(res);
     if (group_empty(g))
         group_done(e, g);

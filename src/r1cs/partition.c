@@ -18,6 +18,14 @@ size_t r1cs_partition_bytes(const r1cs_partition *p) {
     return bytes;
 }
 
+size_t r1cs_partition_deferred_peak(size_t num_inputs, size_t num_aux) {
+    size_t aw = r1cs_bitmap_words(num_aux);
+    size_t dens = (2 * aw + r1cs_bitmap_words(num_inputs)) * sizeof(uint64_t);
+    size_t pack = (2 * aw + 1) * sizeof(uint64_t) + (aw + 1) * sizeof(uint32_t) +
+                  num_aux * sizeof(fr) + sizeof(r1cs_witness_pack);
+    return num_inputs * sizeof(fr) + num_aux * sizeof(fr) + pack + dens;
+}
+
 void r1cs_partition_free(r1cs_partition *p) {
     free(p->a);
     free(p->b);

@@ -50,6 +50,11 @@ static inline size_t r1cs_bitmap_words(size_t bits) { return (bits + 63) / 64; }
 
 /* Heap bytes the partition owns. */
 size_t r1cs_partition_bytes(const r1cs_partition *p);
+/* The most a deferred partition of this shape holds while it is made
+ * (pce_partition_deferred): the dense witness and the pack built from it,
+ * every aux variable dense at worst, with the inputs and density bitmaps.
+ * What it keeps afterwards is r1cs_partition_bytes. */
+size_t r1cs_partition_deferred_peak(size_t num_inputs, size_t num_aux);
 /* Frees every array and zeroes the struct; a zeroed struct is fine. */
 void r1cs_partition_free(r1cs_partition *p);
 /* Number of set bits among the first nbits. */
