@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/provider_util.h"
 #include "groth16/setup.h"
 #include "r1cs/cs.h"
 
@@ -21,15 +22,16 @@ struct engine_synthetic {
 };
 
 typedef struct {
-    const synthetic_circuit *c;
-    unsigned partitions;
-    uint64_t seed, work;
-} synthetic_request;
-
-typedef struct {
     size_t k;
     uint64_t seed, partition, work;
 } synth_ctx;
+
+typedef struct {
+    const synthetic_circuit *c;
+    unsigned partitions;
+    uint64_t seed, work;
+    synth_ctx blank; /* the plan's blank circuit */
+} synthetic_request;
 
 static uint64_t mix64(uint64_t z) {
     z += 0x9e3779b97f4a7c15ULL;
@@ -288,6 +290,9 @@ static cuzk_status plan(void *vs, const cuzk_request *req, engine_plan *out,
     out->n_partitions = parts;
     out->partition_bytes = c->partition_bytes;
     out->state = r;
+    r->blank = (synth_ctx){c->k, 0, 0, 0};
+    out->blank = chain_circuit;
+    out->blank_arg = &r->blank;
     return CUZK_OK;
 }
 
@@ -303,6 +308,55 @@ static cuzk_status synth(void *vs, void *state, size_t partition, r1cs_partition
     return synthesize(out, r->c, r->seed, partition, r->work, err) == 0 ? CUZK_OK : CUZK_E_INTERNAL;
 }
 
+/* The public inputs, derived as chain_circuit computes them: tag, x_last. */
+static void chain_inputs(fr in[2], const synth_ctx *c) {
+    fr x;
+    fr_set_u64(&x, mix64(c->seed * 1000003u + c->partition));
+    for (uint64_t i = 0; i < c->work; i++)
+        fr_sqr(&x, &x);
+    fr_set_u64(&in[0], (c->seed << 16) + c->partition);
+    for (size_t i = 0; i + 2 < c->k; i++) {
+        fr ci;
+        fr_set_u64(&ci, i + 1);
+        fr_sqr(&x, &x);
+        fr_add(&x, &x, &ci);
+    }
+    in[1] = x;
+}
+
+/* The witness alone, on one view of the whole vectors (groth16_witness_fn). */
+static int chain_witness(void *arg, const r1cs_pce *p, unsigned threads, fr *input, fr *aux,
+                         char *err, size_t cap) {
+    (void)threads;
+    r1cs_cs *v = r1cs_witness_view(input, 0, p->num_inputs, aux, 0, p->num_aux);
+    if (!v)
+        return snprintf(err, cap, "out of memory"), -1;
+    chain_circuit(v, arg);
+    r1cs_finish(v);
+    int bad = r1cs_error(v) || r1cs_num_inputs(v) != p->num_inputs || r1cs_num_aux(v) != p->num_aux;
+    if (bad)
+        snprintf(err, cap, "synthetic witness: %s",
+                 r1cs_error(v) ? r1cs_error_message(v) : "its shape is not the recording's");
+    r1cs_cs_free(v);
+    return bad ? -1 : 0;
+}
+
+static cuzk_status synth_pce(void *vs, void *state, size_t partition, const engine_pce_use *use,
+                             r1cs_partition *out, char err[CUZK_ERROR_LEN]) {
+    (void)vs;
+    const synthetic_request *r = state;
+    memset(out, 0, sizeof *out);
+    if (partition >= r->partitions) {
+        snprintf(err, CUZK_ERROR_LEN, "synthetic: partition %zu of %u", partition, r->partitions);
+        return CUZK_E_INVALID;
+    }
+    synth_ctx ctx = {r->c->k, r->seed, partition, r->work};
+    fr in[2];
+    chain_inputs(in, &ctx);
+    const groth16_synth_source src = provider_source(chain_circuit, &ctx, chain_witness, &ctx, use);
+    return provider_synthesize(out, &src, in, 2, "synthetic partition", err);
+}
+
 static void release(void *vs, void *state) {
     (void)vs;
     free(state);
@@ -310,5 +364,11 @@ static void release(void *vs, void *state) {
 
 engine_circuit_provider engine_synthetic_provider(engine_synthetic *s) {
     engine_circuit_provider p = {"synthetic", s, plan, synth, release, NULL};
+    return p;
+}
+
+engine_circuit_provider engine_synthetic_provider_pce(engine_synthetic *s) {
+    engine_circuit_provider p = engine_synthetic_provider(s);
+    p.synthesize_pce = synth_pce;
     return p;
 }

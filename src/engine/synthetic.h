@@ -44,6 +44,9 @@ cuzk_status engine_synthetic_write_params(engine_synthetic *s, const char *circu
 cuzk_status engine_synthetic_register(engine_synthetic *s, cuzk_engine *e);
 /* The provider (ctx = s; s must outlive the engine). */
 engine_circuit_provider engine_synthetic_provider(engine_synthetic *s);
+/* The same with a PCE path (synthesize_pce: the witness alone, the circuit
+ * recorded by the engine as <stem>.pce beside the parameters). */
+engine_circuit_provider engine_synthetic_provider_pce(engine_synthetic *s);
 /* Formats a request payload; returns its length. */
 size_t engine_synthetic_request(char *buf, size_t len, const char *circuit_id, unsigned partitions,
                                 uint64_t seed);

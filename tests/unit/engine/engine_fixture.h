@@ -7,7 +7,8 @@
  * Request text: "[gate=G] [gate_part=P] [fail_part=F] | synthetic ..."; the
  * part after '|' goes to the synthetic provider.  Gate G (1..7) blocks the
  * synthesis of partition P until fx_open(G); fail_part makes partition F's
- * synthesis fail. */
+ * synthesis fail; pce_fail_part=F (fx_provider_pce) makes the PCE path fail
+ * from partition F on where the engine falls back itself. */
 #ifndef CUZK_TEST_ENGINE_FIXTURE_H
 #define CUZK_TEST_ENGINE_FIXTURE_H
 
@@ -48,7 +49,7 @@ static struct {
 
 typedef struct {
     void *inner;
-    int gate, gate_part, fail_part;
+    int gate, gate_part, fail_part, pce_fail_part;
     uint64_t seed;
 } fx_state;
 
@@ -63,7 +64,7 @@ FX_FN cuzk_status fx_plan(void *ctx, const cuzk_request *req, engine_plan *out,
     memcpy(text, req->vanilla_proof, req->vanilla_proof_len);
     text[req->vanilla_proof_len] = 0;
     char *bar = strchr(text, '|');
-    fx_state st = {NULL, 0, -1, -1, 0};
+    fx_state st = {NULL, 0, -1, -1, -1, 0};
     const char *inner_text = text;
     if (bar) {
         *bar = 0;
@@ -75,8 +76,10 @@ FX_FN cuzk_status fx_plan(void *ctx, const cuzk_request *req, engine_plan *out,
             st.gate = atoi(g + 5);
         if ((g = strstr(text, "gate_part=")))
             st.gate_part = atoi(g + 10);
-        if ((g = strstr(text, "fail_part=")))
+        if ((g = strstr(text, "fail_part=")) && (g == text || g[-1] == ' '))
             st.fail_part = atoi(g + 10);
+        if ((g = strstr(text, "pce_fail_part=")))
+            st.pce_fail_part = atoi(g + 14);
     }
     const char *sp = strstr(inner_text, "seed=");
     st.seed = sp ? strtoull(sp + 5, NULL, 10) : 0;
@@ -94,8 +97,11 @@ FX_FN cuzk_status fx_plan(void *ctx, const cuzk_request *req, engine_plan *out,
     return CUZK_OK;
 }
 
-FX_FN cuzk_status fx_synth(void *ctx, void *state, size_t part, r1cs_partition *out,
-                           char err[CUZK_ERROR_LEN]) {
+/* fx_synth, and with use the synthetic provider's PCE path (fx_provider_pce),
+ * whose witness path fails from partition pce_fail_part=F on when the engine
+ * falls back itself (no_fallback). */
+FX_FN cuzk_status fx_synth_with(void *ctx, void *state, size_t part, const engine_pce_use *use,
+                                r1cs_partition *out, char err[CUZK_ERROR_LEN]) {
     (void)ctx;
     fx_state *w = state;
     pthread_mutex_lock(&fx.mu);
@@ -116,6 +122,13 @@ FX_FN cuzk_status fx_synth(void *ctx, void *state, size_t part, r1cs_partition *
         memset(out, 0, sizeof *out);
         snprintf(err, CUZK_ERROR_LEN, "injected failure at partition %zu", part);
         s = CUZK_E_INTERNAL;
+    } else if (use && w->pce_fail_part >= 0 && (int)part >= w->pce_fail_part && use->no_fallback) {
+        memset(out, 0, sizeof *out);
+        snprintf(err, CUZK_ERROR_LEN, "pce synthesis failed: injected at partition %zu", part);
+        s = CUZK_E_INTERNAL;
+    } else if (use) {
+        engine_circuit_provider p = engine_synthetic_provider_pce(fx.syn);
+        s = p.synthesize_pce(p.ctx, w->inner, part, use, out, err);
     } else {
         engine_circuit_provider p = engine_synthetic_provider(fx.syn);
         s = p.synthesize(p.ctx, w->inner, part, out, err);
@@ -124,6 +137,11 @@ FX_FN cuzk_status fx_synth(void *ctx, void *state, size_t part, r1cs_partition *
     fx.synth_active--;
     pthread_mutex_unlock(&fx.mu);
     return s;
+}
+
+FX_FN cuzk_status fx_synth(void *ctx, void *state, size_t part, r1cs_partition *out,
+                           char err[CUZK_ERROR_LEN]) {
+    return fx_synth_with(ctx, state, part, NULL, out, err);
 }
 
 FX_FN void fx_release(void *ctx, void *state) {
@@ -136,6 +154,9 @@ FX_FN void fx_release(void *ctx, void *state) {
 
 static const engine_circuit_provider fx_provider = {"fixture", NULL,       fx_plan,
                                                     fx_synth,  fx_release, NULL};
+/* The same with the synthetic circuits' PCE path. */
+static const engine_circuit_provider fx_provider_pce = {"fixture-pce", NULL,       fx_plan,
+                                                        fx_synth,      fx_release, fx_synth_with};
 
 FX_FN groth16_status fx_prove(groth16_proof *proofs, const r1cs_partition *parts, size_t n,
                               const groth16_params_data *srs, const fr *r, const fr *s,
@@ -168,6 +189,9 @@ FX_FN groth16_status fx_prove(groth16_proof *proofs, const r1cs_partition *parts
 }
 
 static const groth16_backend fx_backend = {"fixture", fx_prove, NULL, 0, NULL};
+/* As a GPU's: it takes deferred partitions (the CPU prover evaluates their
+ * a, b, c inside the call). */
+static const groth16_backend fx_backend_deferring = {"fixture-deferring", fx_prove, NULL, 1, NULL};
 
 FX_FN void fx_open(int g) {
     pthread_mutex_lock(&fx.mu);

@@ -1,0 +1,97 @@
+/* Engine: the memory of deferred partitions (engine/memory.h).  With a
+ * backend that evaluates a, b, c itself (fx_backend_deferring, as a GPU's)
+ * and the synthetic circuits' PCE path, a partition not under its batch's
+ * floor is reserved at the peak of making a deferred one, below the classic
+ * bound, and shrunk to what it keeps once made; a partition whose witness
+ * path fails gives its reservation back, takes the classic bound and is
+ * synthesized classically; a PCE proof that fails self-verification
+ * (CUZK_TEST_ONLY_PCE_FLIP) is synthesized again classically within the
+ * classic bound.  Every job's proofs verify and equal the classic ones (r
+ * and s fixed by CUZK_TEST_ONLY_RS_SEED), and nothing stays reserved. */
+#include "engine_fixture.h"
+#include "util/switches.h"
+
+enum { PARTS = 6, SEED = 77 };
+
+typedef struct {
+    uint8_t proof[PARTS * GROTH16_PROOF_BYTES];
+    engine_debug_stats dbg;
+    uint64_t part_bytes, part_actual; /* held once the job is final */
+} run_result;
+
+/* One job of PARTS partitions of tiny-b on a fresh engine; 0 when it
+ * completed with proofs that verify. */
+static int run(const groth16_backend *be, const char *prefix, run_result *out) {
+    fx_reset();
+    cuzk_engine_config c;
+    fx_config(&c);
+    c.synthesis_threads = 2;
+    cuzk_engine *e = fx_engine(&c);
+    for (int k = 1; k < CUZK_KIND_COUNT; k++)
+        cuzk_engine_register_provider(e, (cuzk_proof_kind)k, &fx_provider_pce);
+    engine_set_prover_backend(e, be);
+    int rc = -1;
+    if (fx_submit(e, "j", CUZK_KIND_POREP_C2, 0, "tiny-b", PARTS, SEED, prefix, NULL) == CUZK_OK) {
+        cuzk_result res;
+        cuzk_status st = cuzk_engine_await(e, "j", 60000, &res);
+        if (st == CUZK_OK && res.state == CUZK_JOB_COMPLETED &&
+            res.proof_len == sizeof out->proof &&
+            fx_verify("tiny-b", PARTS, SEED, res.proof, res.proof_len)) {
+            memcpy(out->proof, res.proof, sizeof out->proof);
+            rc = 0;
+        } else {
+            fprintf(stderr, "job: %s, state %d: %s\n", cuzk_status_name(st), (int)res.state,
+                    res.error);
+        }
+        cuzk_result_clear(&res);
+    }
+    engine_debug_stats_get(e, &out->dbg);
+    pthread_mutex_lock(&e->mu);
+    out->part_bytes = e->mem.part_bytes;
+    out->part_actual = e->mem.part_actual;
+    pthread_mutex_unlock(&e->mu);
+    cuzk_engine_free(e);
+    return rc;
+}
+
+int main(void) {
+    check_seed("test_engine_deferred");
+    setenv("CUZK_TEST_ONLY_RS_SEED", "defe", 1);
+    fx_init();
+    char err[256];
+    static run_result classic, deferred, fell_back, retried;
+
+    CHECK(switch_set(SW_PCE, 0, err, sizeof err) == 0);
+    CHECK(run(&fx_backend, NULL, &classic) == 0);
+    CHECK(classic.dbg.mem_shrinks == 0 && classic.dbg.mem_regrows == 0);
+    CHECK(switch_set(SW_PCE, 1, err, sizeof err) == 0);
+
+    /* partitions 0 and 1 start before the pce is known (0 under the floor,
+     * 1 at the classic bound); partition 2 is reserved by the worker that
+     * queued 0 or 1, while the floor is still held: deferred, then shrunk */
+    CHECK(run(&fx_backend_deferring, NULL, &deferred) == 0);
+    CHECK(memcmp(classic.proof, deferred.proof, sizeof classic.proof) == 0);
+    CHECK(deferred.dbg.mem_shrinks >= 1);
+    CHECK(deferred.dbg.mem_regrows == 0);
+    CHECK(deferred.part_bytes == 0 && deferred.part_actual == 0);
+
+    /* the witness path fails from partition 2 on: each deferred reservation
+     * is given back for the classic bound, then classic synthesis */
+    CHECK(run(&fx_backend_deferring, "pce_fail_part=2", &fell_back) == 0);
+    CHECK(memcmp(classic.proof, fell_back.proof, sizeof classic.proof) == 0);
+    CHECK(fell_back.dbg.mem_regrows >= 1);
+    CHECK(fell_back.part_bytes == 0 && fell_back.part_actual == 0);
+
+    /* every PCE proof fails self-verification: re-synthesized classically,
+     * a deferred partition's reservation grown to the classic bound first */
+    setenv("CUZK_TEST_ONLY_PCE_FLIP", "1", 1);
+    CHECK(run(&fx_backend_deferring, NULL, &retried) == 0);
+    unsetenv("CUZK_TEST_ONLY_PCE_FLIP");
+    CHECK(memcmp(classic.proof, retried.proof, sizeof classic.proof) == 0);
+    CHECK(retried.dbg.self_verify_failures >= 1);
+    CHECK(retried.dbg.mem_regrows >= 1);
+    CHECK(retried.part_bytes == 0 && retried.part_actual == 0);
+
+    fx_cleanup();
+    return check_finish();
+}
