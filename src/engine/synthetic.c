@@ -296,15 +296,22 @@ static cuzk_status plan(void *vs, const cuzk_request *req, engine_plan *out,
     return CUZK_OK;
 }
 
+/* 1 (err filled, *out zeroed) when the request has no such partition. */
+static int no_partition(const synthetic_request *r, size_t partition, r1cs_partition *out,
+                        char err[CUZK_ERROR_LEN]) {
+    memset(out, 0, sizeof *out);
+    if (partition < r->partitions)
+        return 0;
+    snprintf(err, CUZK_ERROR_LEN, "synthetic: partition %zu of %u", partition, r->partitions);
+    return 1;
+}
+
 static cuzk_status synth(void *vs, void *state, size_t partition, r1cs_partition *out,
                          char err[CUZK_ERROR_LEN]) {
     (void)vs;
     const synthetic_request *r = state;
-    memset(out, 0, sizeof *out);
-    if (partition >= r->partitions) {
-        snprintf(err, CUZK_ERROR_LEN, "synthetic: partition %zu of %u", partition, r->partitions);
+    if (no_partition(r, partition, out, err))
         return CUZK_E_INVALID;
-    }
     return synthesize(out, r->c, r->seed, partition, r->work, err) == 0 ? CUZK_OK : CUZK_E_INTERNAL;
 }
 
@@ -345,11 +352,8 @@ static cuzk_status synth_pce(void *vs, void *state, size_t partition, const engi
                              r1cs_partition *out, char err[CUZK_ERROR_LEN]) {
     (void)vs;
     const synthetic_request *r = state;
-    memset(out, 0, sizeof *out);
-    if (partition >= r->partitions) {
-        snprintf(err, CUZK_ERROR_LEN, "synthetic: partition %zu of %u", partition, r->partitions);
+    if (no_partition(r, partition, out, err))
         return CUZK_E_INVALID;
-    }
     synth_ctx ctx = {r->c->k, r->seed, partition, r->work};
     fr in[2];
     chain_inputs(in, &ctx);
