@@ -8,7 +8,7 @@ the problem and the daemon keeps serving; SIGTERM then exits 0.
 usage: daemon_e2e.py CUZK PROTO_DIR PARAMS_DIR
 PARAMS_DIR holds (or gets, by `cuzk setup porep-2k`) the test-only porep-2k
 parameters; the WindowPoSt 2 KiB ones are made by `cuzk setup wpost-2k`."""
-import json, os, shutil, subprocess, sys, tempfile, time
+import json, os, shutil, sys, tempfile, time
 
 import grpc
 
@@ -18,22 +18,8 @@ cuzk, proto_dir, params = sys.argv[1], sys.argv[2], os.path.abspath(sys.argv[3])
 tmp = tempfile.mkdtemp(prefix="cuzk-daemon-e2e-")
 pb = du.load_pb(proto_dir, tmp)
 
-checks = failures = 0
-
-
-def check(cond, what):
-    global checks, failures
-    checks += 1
-    if not cond:
-        failures += 1
-        print("FAIL:", what)
-
-
-def run(*a):
-    r = subprocess.run([cuzk, *a], capture_output=True, text=True)
-    if r.returncode:
-        print(r.stdout, r.stderr)
-    return r
+ck = du.Checks("daemon_e2e")
+check, run = ck.check, lambda *a: du.run_cli(cuzk, *a)
 
 
 h32 = lambda b: b * 32  # noqa: E731
@@ -118,8 +104,7 @@ finally:
     rc = du.stop_daemon(d)
     check(rc == 0, f"SIGTERM: exit {rc}")
     log.close()
-    if failures:
+    if ck.failures:
         print(open(os.path.join(tmp, "daemon.log")).read()[-4000:])
     shutil.rmtree(tmp, ignore_errors=True)
-print(f"daemon_e2e: {checks - failures} passed, {failures} failed")
-sys.exit(1 if failures else 0)
+ck.finish()

@@ -17,7 +17,7 @@ the kind's default priority (PRIORITY_UNSPECIFIED -> CRITICAL).  Asserted:
 usage: daemon_priority.py CUZK PROTO_DIR PARAMS_DIR
 PARAMS_DIR holds (or gets, by `cuzk setup`) the test-only porep-2k and
 winning-2k parameters."""
-import os, shutil, subprocess, sys, tempfile, threading
+import os, shutil, sys, tempfile, threading
 
 import daemon_util as du
 
@@ -25,25 +25,9 @@ cuzk, proto_dir, params = sys.argv[1], sys.argv[2], os.path.abspath(sys.argv[3])
 tmp = tempfile.mkdtemp(prefix="cuzk-daemon-priority-")
 pb = du.load_pb(proto_dir, tmp)
 
-checks = failures = 0
 N_POREP = 3
-
-
-def check(cond, what):
-    global checks, failures
-    checks += 1
-    if not cond:
-        failures += 1
-        print("FAIL:", what)
-    else:
-        print("ok:", what)
-
-
-def run(*a):
-    r = subprocess.run([cuzk, *a], capture_output=True, text=True)
-    if r.returncode:
-        print(r.stdout, r.stderr)
-    return r
+ck = du.Checks("daemon_priority")
+check, run = ck.check, lambda *a: du.run_cli(cuzk, *a)
 
 
 h32 = lambda b: b * 32  # noqa: E731
@@ -157,8 +141,7 @@ finally:
     rc = du.stop_daemon(d)
     check(rc == 0, f"SIGTERM: exit {rc}")
     log.close()
-    if failures:
+    if ck.failures:
         print(open(os.path.join(tmp, "daemon.log")).read()[-4000:])
     shutil.rmtree(tmp, ignore_errors=True)
-print(f"daemon_priority: {checks - failures} passed, {failures} failed")
-sys.exit(1 if failures else 0)
+ck.finish()

@@ -15,7 +15,7 @@ gRPC client built from proto/:
 usage: daemon_requests.py CUZK PROTO_DIR PARAMS_DIR
 PARAMS_DIR holds (or gets, by `cuzk setup`) the test-only porep-2k and
 winning-2k parameters."""
-import os, shutil, subprocess, sys, tempfile, threading, time
+import os, shutil, sys, tempfile, threading, time
 
 import grpc
 
@@ -24,25 +24,9 @@ import daemon_util as du
 cuzk, proto_dir, params = sys.argv[1], sys.argv[2], os.path.abspath(sys.argv[3])
 tmp = tempfile.mkdtemp(prefix="cuzk-daemon-requests-")
 pb = du.load_pb(proto_dir, tmp)
-checks = failures = 0
 BATCH_WAIT_S = 300  # far beyond any proof here: a held job shows at once
-
-
-def check(cond, what):
-    global checks, failures
-    checks += 1
-    if not cond:
-        failures += 1
-        print("FAIL:", what)
-    else:
-        print("ok:", what)
-
-
-def run(*a):
-    r = subprocess.run([cuzk, *a], capture_output=True, text=True)
-    if r.returncode:
-        print(r.stdout, r.stderr)
-    return r
+ck = du.Checks("daemon_requests")
+check, run = ck.check, lambda *a: du.run_cli(cuzk, *a)
 
 
 h32 = lambda b: b * 32  # noqa: E731
@@ -173,8 +157,7 @@ finally:
     rc = du.stop_daemon(d)
     check(rc == 0, f"SIGTERM: exit {rc}")
     log.close()
-    if failures:
+    if ck.failures:
         print(open(os.path.join(tmp, "daemon.log")).read()[-6000:])
     shutil.rmtree(tmp, ignore_errors=True)
-print(f"daemon_requests: {checks - failures} passed, {failures} failed")
-sys.exit(1 if failures else 0)
+ck.finish()

@@ -1,6 +1,6 @@
 """Start and stop a cuzk daemon for the integration tests, in one place.
 
-Imported by daemon_e2e.py, daemon_priority.py, daemon_requests.py,
+Imported by daemon_e2e.py, daemon_priority.py, daemon_requests.py, snap_daemon_e2e.py,
 daemon_soak.py, bench_client_e2e.py, test_daemon.py and test_config.py.  ctest runs those scripts by their path in
 the source tree, so Python finds this module beside them (sys.path[0]) from
 any working directory.

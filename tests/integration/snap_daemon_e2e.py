@@ -25,24 +25,9 @@ params, oracle = os.path.abspath(sys.argv[3]), os.path.abspath(sys.argv[4])
 tmp = tempfile.mkdtemp(prefix="cuzk-snap-e2e-")
 pb = du.load_pb(proto_dir, tmp)
 
-checks = failures = 0
 
-
-def check(cond, what):
-    global checks, failures
-    checks += 1
-    if not cond:
-        failures += 1
-        print("FAIL:", what)
-    else:
-        print("ok:", what)
-
-
-def run(*a):
-    r = subprocess.run([cuzk, *a], capture_output=True, text=True)
-    if r.returncode:
-        print(r.stdout, r.stderr)
-    return r
+ck = du.Checks("snap_daemon_e2e")
+check, run = ck.check, lambda *a: du.run_cli(cuzk, *a)
 
 
 h32 = lambda b: b * 32  # noqa: E731
@@ -165,8 +150,7 @@ finally:
     rc = du.stop_daemon(d)
     check(rc == 0, f"SIGTERM: exit {rc}")
     log.close()
-    if failures:
+    if ck.failures:
         print(open(os.path.join(tmp, "daemon.log")).read()[-4000:])
     shutil.rmtree(tmp, ignore_errors=True)
-print(f"snap_daemon_e2e: {checks - failures} passed, {failures} failed")
-sys.exit(1 if failures else 0)
+ck.finish()
