@@ -348,6 +348,26 @@ done:
 
 /* ---- verify ------------------------------------------------------------------------ */
 
+/* cli_verify_partitions's view of partition i of the C1 file ctx. */
+static int verify_public(void *ctx, size_t i, fr **in, size_t *n_in, unsigned long long *label) {
+    c1_file *f = ctx;
+    porep_public pub;
+    char err[512];
+    *label = i;
+    if (porep_c1_public(&pub, f->c, (unsigned)i, &f->g, err, sizeof err)) {
+        fprintf(stderr, "cuzk verify porep: partition %zu: %s\n", i, err);
+        return -1;
+    }
+    *n_in = pub.n_inputs;
+    *in = malloc((pub.n_inputs ? pub.n_inputs : 1) * sizeof **in);
+    if (*in)
+        memcpy(*in, pub.inputs, pub.n_inputs * sizeof **in);
+    else
+        fprintf(stderr, "cuzk verify porep: out of memory\n");
+    porep_public_free(&pub);
+    return *in ? 0 : -1;
+}
+
 int cmd_verify_porep(int argc, char **argv) {
     const char *usage = "cuzk verify porep --c1 FILE --proof proof.bin [--params-dir DIR] "
                         "[--trust-params]";
@@ -365,49 +385,18 @@ int cmd_verify_porep(int argc, char **argv) {
     if (c1_file_open(&f, a.c1, "verify porep", 1))
         return 2;
     const unsigned P = f.c->partitions;
-    char params[4096], vk_path[4096], meta[4096], err[512];
+    char params[4096], vk_path[4096], meta[4096];
     if (params_for(params, vk_path, meta, sizeof params, &a, &f)) {
         c1_file_free(&f);
         return 2;
     }
-    int rc = 2;
-    groth16_error ge = {0};
-    groth16_vk vk;
-    memset(&vk, 0, sizeof vk);
-    groth16_pvk pvk;
-    memset(&pvk, 0, sizeof pvk);
     char what[128];
     snprintf(what, sizeof what, "%s has %u partitions", f.c->proof->name, P);
-    groth16_proof *proofs = calloc(P, sizeof *proofs);
-    if (!proofs) {
-        fprintf(stderr, "cuzk verify porep: out of memory\n");
-    } else if (cli_proofs_read(proofs, P, a.proof, "verify porep", what) == 0 &&
-               cli_vk_open(&vk, &pvk, "verify porep", vk_path, a.o.trust_params) == 0) {
-        rc = 0;
-        for (unsigned k = 0; k < P && rc == 0; k++) {
-            porep_public pub;
-            if (porep_c1_public(&pub, f.c, k, &f.g, err, sizeof err)) {
-                fprintf(stderr, "cuzk verify porep: partition %u: %s\n", k, err);
-                rc = 2;
-                break;
-            }
-            groth16_status st = groth16_verify(&pvk, &proofs[k], pub.inputs, pub.n_inputs, &ge);
-            if (st == GROTH16_ERR_INVALID_PROOF) {
-                printf("INVALID (partition %u)\n", k);
-                rc = 1;
-            } else if (st != GROTH16_OK) {
-                fprintf(stderr, "cuzk verify porep: partition %u: %s\n", k, ge.msg);
-                rc = 2;
-            }
-            porep_public_free(&pub);
-        }
-        if (rc == 0)
-            printf("OK: %s, %u partition%s verified in %.1f ms\n", f.c->proof->name, P,
-                   P == 1 ? "" : "s", timing_now_ms() - t0);
-    }
-    groth16_pvk_free(&pvk);
-    groth16_vk_free(&vk);
-    free(proofs);
+    int rc = cli_verify_partitions("verify porep", what, a.proof, vk_path, a.o.trust_params, P,
+                                   verify_public, &f);
+    if (rc == 0)
+        printf("OK: %s, %u partition%s verified in %.1f ms\n", f.c->proof->name, P,
+               P == 1 ? "" : "s", timing_now_ms() - t0);
     c1_file_free(&f);
     return rc;
 }

@@ -297,6 +297,16 @@ static int partition_public(fr **inputs, size_t *n_inputs, const post_cli *a, si
     return rc;
 }
 
+/* cli_verify_partitions's view of partition i. */
+static int verify_public(void *ctx, size_t i, fr **in, size_t *n_in, unsigned long long *label) {
+    const post_cli *a = ctx;
+    uint64_t k;
+    size_t first, n;
+    partition_at(a, i, &k, &first, &n);
+    *label = k;
+    return partition_public(in, n_in, a, i);
+}
+
 /* ---- post public-inputs ------------------------------------------------------- */
 
 int cmd_post(int argc, char **argv) {
@@ -492,49 +502,14 @@ int cmd_verify_post(int argc, char **argv) {
     char params[4096], vk_path[4096], meta[4096], what[128];
     snprintf(what, sizeof what, "%zu partition%s of %s", P, P == 1 ? "" : "s", a.p->name);
     int rc = 2;
-    groth16_error ge = {0};
-    groth16_vk vk;
-    memset(&vk, 0, sizeof vk);
-    groth16_pvk pvk;
-    memset(&pvk, 0, sizeof pvk);
-    groth16_proof *proofs = calloc(P, sizeof *proofs);
-    if (!proofs) {
-        fprintf(stderr, "cuzk verify post: out of memory\n");
-    } else if (cli_proofs_read(proofs, P, a.proof, "verify post", what)) {
-        /* said */
-    } else if (post_params_paths(params, vk_path, meta, sizeof vk_path, a.dir, a.p)) {
+    if (post_params_paths(params, vk_path, meta, sizeof vk_path, a.dir, a.p))
         fprintf(stderr, "cuzk verify post: parameter path too long\n");
-    } else if (cli_vk_open(&vk, &pvk, "verify post", vk_path, a.o.trust_params) == 0) {
-        rc = 0;
-        for (size_t i = 0; i < P && rc != 2; i++) {
-            fr *in;
-            size_t n_in;
-            if (partition_public(&in, &n_in, &a, i)) {
-                rc = 2;
-                break;
-            }
-            groth16_status st = groth16_verify(&pvk, &proofs[i], in, n_in, &ge);
-            uint64_t k;
-            size_t first, cnt;
-            partition_at(&a, i, &k, &first, &cnt);
-            if (st == GROTH16_ERR_INVALID_PROOF) {
-                printf("INVALID (partition %llu)\n", (unsigned long long)k);
-                rc = 1;
-            } else if (st != GROTH16_OK) {
-                fprintf(stderr, "cuzk verify post: partition %llu: %s\n", (unsigned long long)k,
-                        ge.msg);
-                rc = 2;
-            }
-            free(in);
-        }
-        if (rc == 0)
-            printf("OK: %s, %zu sector%s, %zu partition%s verified in %.1f ms\n", a.p->name,
-                   a.n_items, a.n_items == 1 ? "" : "s", P, P == 1 ? "" : "s",
-                   timing_now_ms() - t0);
-    }
-    groth16_pvk_free(&pvk);
-    groth16_vk_free(&vk);
-    free(proofs);
+    else
+        rc = cli_verify_partitions("verify post", what, a.proof, vk_path, a.o.trust_params, P,
+                                   verify_public, &a);
+    if (rc == 0)
+        printf("OK: %s, %zu sector%s, %zu partition%s verified in %.1f ms\n", a.p->name, a.n_items,
+               a.n_items == 1 ? "" : "s", P, P == 1 ? "" : "s", timing_now_ms() - t0);
     post_cli_free(&a);
     return rc;
 }

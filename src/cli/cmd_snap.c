@@ -231,6 +231,18 @@ static int public_inputs(fr out[4], const snap_cli *a, unsigned k) {
     return -1;
 }
 
+/* cli_verify_partitions's view of partition i. */
+static int verify_public(void *ctx, size_t i, fr **in, size_t *n_in, unsigned long long *label) {
+    *label = i;
+    *n_in = 4;
+    *in = malloc(4 * sizeof **in);
+    if (!*in) {
+        fprintf(stderr, "cuzk verify snap: out of memory\n");
+        return -1;
+    }
+    return public_inputs(*in, ctx, (unsigned)i);
+}
+
 /* ---- snap public-inputs ---------------------------------------------------- */
 
 int cmd_snap(int argc, char **argv) {
@@ -388,42 +400,14 @@ int cmd_verify_snap(int argc, char **argv) {
     char params[4096], vk_path[4096], meta[4096], what[128];
     snprintf(what, sizeof what, "%zu partition%s of %s", P, P == 1 ? "" : "s", a.p->name);
     int rc = 2;
-    groth16_error ge = {0};
-    groth16_vk vk;
-    memset(&vk, 0, sizeof vk);
-    groth16_pvk pvk;
-    memset(&pvk, 0, sizeof pvk);
-    groth16_proof *proofs = calloc(P, sizeof *proofs);
-    if (!proofs) {
-        fprintf(stderr, "cuzk verify snap: out of memory\n");
-    } else if (cli_proofs_read(proofs, P, a.proof, "verify snap", what)) {
-        /* said */
-    } else if (snap_params_paths(params, vk_path, meta, sizeof vk_path, a.dir, a.p)) {
+    if (snap_params_paths(params, vk_path, meta, sizeof vk_path, a.dir, a.p))
         fprintf(stderr, "cuzk verify snap: parameter path too long\n");
-    } else if (cli_vk_open(&vk, &pvk, "verify snap", vk_path, a.o.trust_params) == 0) {
-        rc = 0;
-        for (unsigned k = 0; k < P && rc != 2; k++) {
-            fr in[4];
-            if (public_inputs(in, &a, k)) {
-                rc = 2;
-                break;
-            }
-            groth16_status st = groth16_verify(&pvk, &proofs[k], in, 4, &ge);
-            if (st == GROTH16_ERR_INVALID_PROOF) {
-                printf("INVALID (partition %u)\n", k);
-                rc = 1;
-            } else if (st != GROTH16_OK) {
-                fprintf(stderr, "cuzk verify snap: partition %u: %s\n", k, ge.msg);
-                rc = 2;
-            }
-        }
-        if (rc == 0)
-            printf("OK: %s, %zu partition%s verified in %.1f ms\n", a.p->name, P, P == 1 ? "" : "s",
-                   timing_now_ms() - t0);
-    }
-    groth16_pvk_free(&pvk);
-    groth16_vk_free(&vk);
-    free(proofs);
+    else
+        rc = cli_verify_partitions("verify snap", what, a.proof, vk_path, a.o.trust_params, P,
+                                   verify_public, &a);
+    if (rc == 0)
+        printf("OK: %s, %zu partition%s verified in %.1f ms\n", a.p->name, P, P == 1 ? "" : "s",
+               timing_now_ms() - t0);
     snap_cli_free(&a);
     return rc;
 }

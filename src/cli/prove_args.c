@@ -110,6 +110,46 @@ int cli_vk_open(groth16_vk *vk, groth16_pvk *pvk, const char *cmd, const char *v
     return 0;
 }
 
+int cli_verify_partitions(const char *cmd, const char *what, const char *proof_path,
+                          const char *vk_path, int trust, size_t n, cli_public_fn public_fn,
+                          void *ctx) {
+    int rc = 2;
+    groth16_error ge = {0};
+    groth16_vk vk;
+    memset(&vk, 0, sizeof vk);
+    groth16_pvk pvk;
+    memset(&pvk, 0, sizeof pvk);
+    groth16_proof *proofs = calloc(n ? n : 1, sizeof *proofs);
+    if (!proofs) {
+        fprintf(stderr, "cuzk %s: out of memory\n", cmd);
+    } else if (cli_proofs_read(proofs, n, proof_path, cmd, what) == 0 &&
+               cli_vk_open(&vk, &pvk, cmd, vk_path, trust) == 0) {
+        rc = 0;
+        for (size_t i = 0; i < n && rc != 2; i++) {
+            fr *in = NULL;
+            size_t n_in = 0;
+            unsigned long long k = i;
+            if (public_fn(ctx, i, &in, &n_in, &k)) {
+                rc = 2;
+                break;
+            }
+            groth16_status st = groth16_verify(&pvk, &proofs[i], in, n_in, &ge);
+            if (st == GROTH16_ERR_INVALID_PROOF) {
+                printf("INVALID (partition %llu)\n", k);
+                rc = 1;
+            } else if (st != GROTH16_OK) {
+                fprintf(stderr, "cuzk %s: partition %llu: %s\n", cmd, k, ge.msg);
+                rc = 2;
+            }
+            free(in);
+        }
+    }
+    groth16_pvk_free(&pvk);
+    groth16_vk_free(&vk);
+    free(proofs);
+    return rc;
+}
+
 int cli_proofs_read(groth16_proof *proofs, size_t n, const char *path, const char *cmd,
                     const char *what) {
     const size_t want = n * GROTH16_PROOF_BYTES;

@@ -51,4 +51,18 @@ int cli_vk_open(groth16_vk *vk, groth16_pvk *pvk, const char *cmd, const char *v
 int cli_proofs_read(groth16_proof *proofs, size_t n, const char *path, const char *cmd,
                     const char *what);
 
+/* The public inputs of partition i into *in (n_in of them, freed by the
+ * caller with free()), and its number for messages in *label; 0, or -1
+ * after a message. */
+typedef int (*cli_public_fn)(void *ctx, size_t i, fr **in, size_t *n_in, unsigned long long *label);
+
+/* `cuzk verify ...` of n partitions: exactly n proofs from proof_path
+ * (what names them for the length message), the .vk at vk_path (its digest
+ * checked unless trust), each proof against public(ctx, i); prints
+ * "INVALID (partition K)" for each that fails.  0 when every one verified,
+ * 1 when one is invalid, 2 on an error (said). */
+int cli_verify_partitions(const char *cmd, const char *what, const char *proof_path,
+                          const char *vk_path, int trust, size_t n, cli_public_fn public_fn,
+                          void *ctx);
+
 #endif
