@@ -14,9 +14,10 @@
  * from the recorded matrices (a deferred partition), it is reserved at the
  * peak of making it (r1cs_partition_deferred_peak) and shrunk to what it
  * keeps once made; a partition that must be synthesized classically after
- * all (its pce not available, or a PCE proof that failed self-verification)
- * gives its reservation back and waits for the classic bound, never holding
- * one while waiting for another (engine/synthesis.h).  A pce that does not fit is not
+ * all (its pce not available, its witness path failed, or its PCE proof
+ * failed self-verification) gives its reservation back and waits for the
+ * classic bound, never holding one while waiting (group_reserve_classic,
+ * engine/batch.h).  A pce that does not fit is not
  * kept (classic synthesis instead) rather than pushing used past budget.
  *
  * Request bytes: a request's vanilla bytes times MEM_REQUEST_COPIES while

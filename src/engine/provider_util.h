@@ -18,16 +18,16 @@ uint64_t provider_partition_bytes(const char *circuit_id, r1cs_synth_fn blank, v
  * circuit_id (rows, inputs, aux, nnz): 0, or -1 when it has not counted it. */
 int provider_shape_counts(const char *circuit_id, pce_shape_counts *out);
 
-/* groth16_synthesize_source (a fall-back to classic synthesis is logged)
- * with the engine's statuses: synth(cs, arg) in
- * proving mode into *out, its public inputs (after ONE) checked against
- * inputs[0..n_inputs).  CUZK_OK, or an error with err filled ("<what>: ...")
- * and *out empty. */
 /* The source of a provider's partition: classic synth(arg), or, with use
  * (may be NULL: classic), its pce through witness(witness_arg) as use says. */
 groth16_synth_source provider_source(r1cs_synth_fn synth, void *arg, groth16_witness_fn witness,
                                      void *witness_arg, const engine_pce_use *use);
 
+/* groth16_synthesize_source (a fall-back to classic synthesis is logged)
+ * with the engine's statuses: synth(cs, arg) in
+ * proving mode into *out, its public inputs (after ONE) checked against
+ * inputs[0..n_inputs).  CUZK_OK, or an error with err filled ("<what>: ...")
+ * and *out empty. */
 cuzk_status provider_synthesize(r1cs_partition *out, const groth16_synth_source *src,
                                 const fr *inputs, size_t n_inputs, const char *what,
                                 char err[CUZK_ERROR_LEN]);
