@@ -4,7 +4,9 @@
 #     made on the GPU, a valid 32 GiB C1 invented without sealing, the full
 #     proof (10 partitions) on the GPU, verified.
 #   tools/gpu-porep32.sh engine: the same parameters and C1, then `cuzk bench
-#     engine --workload porep` (3 jobs, timeline) with peak RSS.
+#     engine --workload porep` (JOBS jobs, default 5, on GPU 0 through the
+#     per-device path, memory budget BUDGET GiB, default 48, timeline) with
+#     peak RSS.
 # The 47 GB parameter file lives in /tmp/p32 only while the machine stays warm.
 O=${OUT:-/tmp/cuzk-out}; mkdir -p $O
 export PATH="$PATH:/usr/local/cuda/bin"
@@ -35,8 +37,11 @@ if [ "${1:-prove}" = prove ]; then
     [ -s $d/proof.bin ] && timeout 60 $c verify porep --c1 $d/c1.json --params-dir $d --proof $d/proof.bin 2>&1 | tail -2
 else
     TM=""; [ -x /usr/bin/time ] && TM="/usr/bin/time -v"
-    timeout $left $TM $c bench engine --workload porep --c1 $d/c1.json --params-dir $d --jobs 3 \
-        --threads "$(nproc)" --backend cuda --cases pipelined-b1 --timeline $O/engine_32g.svg >$O/engine_32g.txt 2>&1
+    timeout $left $TM $c bench engine --workload porep --c1 $d/c1.json --params-dir $d \
+        --jobs "${JOBS:-5}" --threads "$(nproc)" --backend cuda --devices 1 \
+        --memory-budget "${BUDGET:-48}" --cases pipelined-b1 --timeline $O/engine_32g.svg \
+        >$O/engine_32g.txt 2>&1
     echo "bench engine porep-32g: rc $?, $((SECONDS - t)) s"
-    grep -E "pipelined|backend:|Maximum resident|Elapsed" $O/engine_32g.txt
+    grep -E "pipelined|first job|device gpu|backend:|parameters:|Maximum resident|Elapsed|rror" \
+        $O/engine_32g.txt | head -30
 fi

@@ -168,7 +168,7 @@ int cmd_prove(int argc, char **argv) {
     /* every section decoded, curve-checked (porep_params.h's loader serves any circuit) */
     porep_params_loaded lp;
     char lerr[512];
-    if (porep_params_load(&lp, a.params, NULL, NULL, a.threads, lerr, sizeof lerr)) {
+    if (porep_params_load(&lp, a.params, NULL, NULL, a.threads, 1, lerr, sizeof lerr)) {
         fprintf(stderr, "cuzk: %s\n", lerr);
         return 1;
     }

@@ -292,7 +292,8 @@ int cmd_prove_porep(int argc, char **argv) {
         goto done;
     }
     groth16_pvk pvk;
-    if (cli_params_open(&lp, &pvk, "prove porep", params, meta, &e, a.threads, a.o.trust_params))
+    if (cli_params_open(&lp, &pvk, "prove porep", params, meta, &e, a.threads, a.o.trust_params,
+                        a.o.backend))
         goto done;
     t.params = timing_now_ms() - t1;
     groth16_proof *proofs = calloc(P, sizeof *proofs);

@@ -443,7 +443,8 @@ int cmd_prove_post(int argc, char **argv) {
         fprintf(stderr, "cuzk prove post: parameter path too long\n");
         goto done;
     }
-    if (cli_params_open(&lp, &pvk, "prove post", params, meta, &e, a.threads, a.o.trust_params))
+    if (cli_params_open(&lp, &pvk, "prove post", params, meta, &e, a.threads, a.o.trust_params,
+                        a.o.backend))
         goto done;
     fprintf(stderr, "prove post: %s, %zu sector%s in %zu partition%s; parameters loaded\n",
             a.p->name, a.n_items, a.n_items == 1 ? "" : "s", P, P == 1 ? "" : "s");

@@ -293,7 +293,8 @@ static int prove_all(const snap_cli *a, const snap_partition *pp, groth16_proof 
     }
     porep_params_loaded lp;
     groth16_pvk pvk;
-    if (cli_params_open(&lp, &pvk, "prove snap", params, meta, &e, a->threads, a->o.trust_params))
+    if (cli_params_open(&lp, &pvk, "prove snap", params, meta, &e, a->threads, a->o.trust_params,
+                        a->o.backend))
         return -1;
     /* the pce beside the parameters (recorded on first use), as prove porep|post */
     char cid[64];

@@ -135,7 +135,8 @@ void porep_params_free(porep_params_loaded *p) {
 }
 
 int porep_params_load(porep_params_loaded *p, const char *path, const char *meta_path,
-                      const porep_params_expect *e, unsigned threads, char *err, size_t cap) {
+                      const porep_params_expect *e, unsigned threads, int on_host, char *err,
+                      size_t cap) {
     memset(p, 0, sizeof *p);
     groth16_error ge = {0};
     if (groth16_params_open(&p->gp, path, &ge) != GROTH16_OK)
@@ -148,6 +149,12 @@ int porep_params_load(porep_params_loaded *p, const char *path, const char *meta
     const groth16_params_layout *L = &p->gp.layout;
     size_t nh = L->sec[GROTH16_SEC_H].count, nl = L->sec[GROTH16_SEC_L].count;
     size_t na = L->sec[GROTH16_SEC_A].count, nb = L->sec[GROTH16_SEC_B_G1].count;
+    if (!on_host) {
+        groth16_params_data d = {&p->gp.vk, NULL, nh,   NULL, nl,     NULL,
+                                 na,        NULL, NULL, nb,   &p->gp, 0};
+        p->d = d;
+        return 0;
+    }
     p->h = malloc((nh + 1) * sizeof *p->h);
     p->l = malloc((nl + 1) * sizeof *p->l);
     p->a = malloc((na + 1) * sizeof *p->a);
@@ -170,7 +177,7 @@ int porep_params_load(porep_params_loaded *p, const char *path, const char *meta
         porep_params_free(p);
         return -1;
     }
-    groth16_params_data d = {&p->gp.vk, p->h, nh, p->l, nl, p->a, na, p->b1, p->b2, nb};
+    groth16_params_data d = {&p->gp.vk, p->h, nh, p->l, nl, p->a, na, p->b1, p->b2, nb, NULL, 0};
     p->d = d;
     return 0;
 }

@@ -41,7 +41,8 @@ int snap_params_paths(char *params, char *vk, char *meta, size_t cap, const char
 /* What a SnapDeals circuit's parameters must contain. */
 int snap_params_expect_get(porep_params_expect *out, const snap_shape *s);
 
-/* An opened parameter file with every section decoded (curve-checked). */
+/* An opened parameter file with every section decoded (curve-checked), or
+ * none: file-backed data (groth16/params.h) for provers that read the file. */
 typedef struct {
     groth16_params gp;
     g1_affine *h, *l, *a, *b1;
@@ -51,10 +52,12 @@ typedef struct {
 } porep_params_loaded;
 
 /* Opens path and checks its counts against e (NULL: no check; a zero
- * section count in e: that section not checked).  Returns 0,
- * or -1 with a message in err. */
+ * section count in e: that section not checked), then decodes every point
+ * when on_host (else p->d is file-backed).  Returns 0, or -1 with a message
+ * in err. */
 int porep_params_load(porep_params_loaded *p, const char *path, const char *meta_path,
-                      const porep_params_expect *e, unsigned threads, char *err, size_t cap);
+                      const porep_params_expect *e, unsigned threads, int on_host, char *err,
+                      size_t cap);
 void porep_params_free(porep_params_loaded *p);
 
 /* Only the structure and counts of an existing file (no point decoding):

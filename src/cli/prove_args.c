@@ -79,11 +79,13 @@ int cli_param_digest(const char *cmd, const char *path, int trust) {
 }
 
 int cli_params_open(porep_params_loaded *lp, groth16_pvk *pvk, const char *cmd, const char *params,
-                    const char *meta, const porep_params_expect *e, unsigned threads, int trust) {
+                    const char *meta, const porep_params_expect *e, unsigned threads, int trust,
+                    const groth16_backend *backend) {
     char err[512];
     if (cli_param_digest(cmd, params, trust))
         return -1;
-    if (porep_params_load(lp, params, meta, e, threads, err, sizeof err)) {
+    int on_host = groth16_params_on_host(&backend, 1);
+    if (porep_params_load(lp, params, meta, e, threads, on_host, err, sizeof err)) {
         fprintf(stderr, "cuzk %s: %s\n", cmd, err);
         return -1;
     }

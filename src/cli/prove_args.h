@@ -36,11 +36,13 @@ int cli_prove_opts_check(cli_prove_opts *o, const char *cmd);
  * "cuzk CMD: <why>" for a mismatch or an unreadable file. */
 int cli_param_digest(const char *cmd, const char *path, int trust);
 
-/* Digest, load (counts against e) and prepared vk of a .params file; 0, or
- * -1 after a message with nothing left to free.  On 0 the caller frees
- * both (groth16_pvk_free, porep_params_free). */
+/* Digest, load (counts against e) and prepared vk of a .params file for
+ * proving on backend (its points decoded or left in the file as
+ * groth16_params_on_host says); 0, or -1 after a message with nothing left
+ * to free.  On 0 the caller frees both (groth16_pvk_free, porep_params_free). */
 int cli_params_open(porep_params_loaded *lp, groth16_pvk *pvk, const char *cmd, const char *params,
-                    const char *meta, const porep_params_expect *e, unsigned threads, int trust);
+                    const char *meta, const porep_params_expect *e, unsigned threads, int trust,
+                    const groth16_backend *backend);
 
 /* Digest, load and prepare of a .vk file into zeroed vk and pvk; 0, or -1
  * after a message (both are safe to free either way). */

@@ -124,6 +124,11 @@ struct cuda_bases {
     size_t n;
     int g2;
 };
+// Bases in two steps, for a set uploaded a chunk at a time: room for n
+// points (G2 if g2), then points [first, first + count) written.
+cuda_status cz_bases_alloc(cuda_ctx *c, cuda_bases **out, size_t n, int g2, cuda_error *err);
+cuda_status cz_bases_write(cuda_bases *b, size_t first, const void *pts, size_t count,
+                           cuda_error *err);
 cuda_status cz_msm_g1_dev(cuda_ctx *c, g1x *out, const cuda_bases *b, size_t first,
                           const dfr *dev_scalars, int mont, const uint64_t *density, size_t n,
                           unsigned window, int fast, cuda_msm_stats *st, cuda_error *err);

@@ -292,10 +292,9 @@ cuda_status cz_msm_g2_dev(cuda_ctx *c, g2x *out, const cuda_bases *b, size_t fir
 
 // ---- public C API ------------------------------------------------------------------
 
-static cuda_status upload_bases(cuda_ctx *c, cuda_bases **out, const void *pts, size_t n,
-                                size_t size, int g2, cuda_error *err) {
+cuda_status cz_bases_alloc(cuda_ctx *c, cuda_bases **out, size_t n, int g2, cuda_error *err) {
     *out = nullptr;
-    if (!c || (!pts && n))
+    if (!c)
         return cz_fail(err, CUDA_ERR_ARG, "cuda_bases_upload: NULL argument");
     CZ_TRY(cudaSetDevice(c->ordinal));
     cuda_bases *b = new (std::nothrow) cuda_bases();
@@ -304,6 +303,7 @@ static cuda_status upload_bases(cuda_ctx *c, cuda_bases **out, const void *pts, 
     b->ctx = c;
     b->n = n;
     b->g2 = g2;
+    size_t size = g2 ? sizeof(g2_affine) : sizeof(g1_affine);
     cudaError_t e = cudaMalloc(&b->d, n ? n * size : 16);
     if (e != cudaSuccess) {
         delete b;
@@ -311,10 +311,29 @@ static cuda_status upload_bases(cuda_ctx *c, cuda_bases **out, const void *pts, 
         return cz_fail(err, CUDA_ERR_NO_MEMORY, "cudaMalloc of %zu bytes for %zu bases failed",
                        n * size, n);
     }
-    cuda_status s = cz_upload(c, b->d, pts, n * size, err);
-    if (s) {
-        cudaFree(b->d);
-        delete b;
+    *out = b;
+    return CUDA_OK;
+}
+
+cuda_status cz_bases_write(cuda_bases *b, size_t first, const void *pts, size_t count,
+                           cuda_error *err) {
+    size_t size = b->g2 ? sizeof(g2_affine) : sizeof(g1_affine);
+    if (first > b->n || count > b->n - first || (!pts && count))
+        return cz_fail(err, CUDA_ERR_ARG, "cuda_bases_write: [%zu, +%zu) outside %zu bases", first,
+                       count, b->n);
+    CZ_TRY(cudaSetDevice(b->ctx->ordinal));
+    return cz_upload(b->ctx, (char *)b->d + first * size, pts, count * size, err);
+}
+
+static cuda_status upload_bases(cuda_ctx *c, cuda_bases **out, const void *pts, size_t n, int g2,
+                                cuda_error *err) {
+    *out = nullptr;
+    if (!pts && n)
+        return cz_fail(err, CUDA_ERR_ARG, "cuda_bases_upload: NULL argument");
+    cuda_bases *b = nullptr;
+    cuda_status s = cz_bases_alloc(c, &b, n, g2, err);
+    if (s || (s = cz_bases_write(b, 0, pts, n, err))) {
+        cuda_bases_free(b);
         return s;
     }
     *out = b;
@@ -324,13 +343,13 @@ static cuda_status upload_bases(cuda_ctx *c, cuda_bases **out, const void *pts, 
 extern "C" cuda_status cuda_bases_upload_g1(cuda_ctx *c, cuda_bases **out, const g1_affine *pts,
                                             size_t n, cuda_error *err) {
     static_assert(sizeof(g1_affine) == sizeof(g1a), "G1 layout");
-    return upload_bases(c, out, pts, n, sizeof(g1_affine), 0, err);
+    return upload_bases(c, out, pts, n, 0, err);
 }
 
 extern "C" cuda_status cuda_bases_upload_g2(cuda_ctx *c, cuda_bases **out, const g2_affine *pts,
                                             size_t n, cuda_error *err) {
     static_assert(sizeof(g2_affine) == sizeof(g2a), "G2 layout");
-    return upload_bases(c, out, pts, n, sizeof(g2_affine), 1, err);
+    return upload_bases(c, out, pts, n, 1, err);
 }
 
 extern "C" void cuda_bases_free(cuda_bases *b) {

@@ -303,7 +303,7 @@ groth16_status cuda_sums(void *self, groth16_sums *out, const r1cs_partition *p,
     cuda_error e = {CUDA_OK, ""};
     b2_mode mode = b2_mode_get();
     const cz_srs *dev_srs = nullptr;
-    if (cz_srs_get(&pr->srs, pr->ctx, srs, mode == B2_GPU, &dev_srs, &e))
+    if (cz_srs_get(&pr->srs, pr->ctx, srs, mode == B2_GPU, threads, &dev_srs, &e))
         return fail_cuda(err, e);
     // a deferred partition: its circuit resident, and the host arrays only
     // for a B_G2 on the CPU

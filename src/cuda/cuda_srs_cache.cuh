@@ -20,13 +20,14 @@ struct cz_srs {
 
 #define CZ_SRS_MAX_SETS 16
 
-// A set is known by its address and its five base arrays (address + count):
-// the engine's SRS manager frees a set only when no proof uses it, and a new
-// set at the same addresses with the same counts would be a reload of the same
-// file, but the arrays are compared too so that a reused address is not enough.
+// A set is known by its address, its five base arrays (address + count) and
+// its file (a file-backed set's, params.h): the engine's SRS manager frees a
+// set only when no proof uses it, and a new set at the same addresses with the
+// same counts would be a reload of the same file, but the arrays are compared
+// too so that a reused address is not enough.
 struct cz_srs_entry {
     const groth16_params_data *key;
-    const void *ptrs[5];
+    const void *ptrs[6]; // the five arrays and the file (a file-backed set's)
     size_t counts[5];
     cz_srs b;
     unsigned long long last_use;
@@ -38,9 +39,10 @@ struct cz_srs_cache {
 };
 
 // The resident copy of srs on c's device (uploaded now if it is not), with
-// the G2 bases too when need_g2.
+// the G2 bases too when need_g2.  A file-backed section (params.h) is
+// decoded from the file on `threads` threads a chunk at a time.
 cuda_status cz_srs_get(cz_srs_cache *cache, cuda_ctx *c, const groth16_params_data *srs,
-                       int need_g2, const cz_srs **out, cuda_error *err);
+                       int need_g2, unsigned threads, const cz_srs **out, cuda_error *err);
 // Evicts srs's copy, if resident (its host points are about to be freed).
 void cz_srs_forget(cz_srs_cache *cache, const groth16_params_data *srs);
 // Evicts every set except `keep` (NULL: all); returns how many went.

@@ -51,8 +51,8 @@ void device_use(engine_device *d, const srs_set *s, double now_ms) {
                 lru = k;
         drop(d, lru);
     }
-    d->res[d->n_res++] = (engine_resident){s, s->hot_bytes, now_ms};
-    d->res_bytes += s->hot_bytes;
+    d->res[d->n_res++] = (engine_resident){s, s->points_bytes, now_ms};
+    d->res_bytes += s->points_bytes;
 }
 
 uint64_t device_forget(engine_device *d, const srs_set *s) {

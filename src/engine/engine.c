@@ -91,6 +91,15 @@ static void devices_init(cuzk_engine *e) {
     e->n_devices = 1;
 }
 
+/* Where HOT sets keep their points (srs.h): in the file, read by each prover,
+ * when every device keeps its own copy; decided before any set is opened. */
+static void srs_placement(cuzk_engine *e) {
+    const groth16_backend *b[ENGINE_MAX_DEVICES];
+    for (unsigned i = 0; i < e->n_devices; i++)
+        b[i] = e->devices[i].backend;
+    e->srs.file_backed = !groth16_params_on_host(b, e->n_devices);
+}
+
 cuzk_engine *cuzk_engine_new(const cuzk_engine_config *cfg, char err[CUZK_ERROR_LEN]) {
     cuzk_engine *e = calloc(1, sizeof *e);
     if (!e) {
@@ -133,6 +142,9 @@ cuzk_engine *cuzk_engine_new(const cuzk_engine_config *cfg, char err[CUZK_ERROR_
     e->srs.min_idle_ms = (double)c->eviction_min_idle_s * 1000;
     e->srs.trust_params = c->trust_params || fc_param_trust_env();
     devices_init(e);
+    srs_placement(e);
+    if (e->srs.file_backed)
+        engine_log("parameters: read from their files by the provers, no copy in host memory");
     char perr[CUZK_ERROR_LEN] = "";
     if (pipeline_start(e, perr) != 0) {
         err_set(err, CUZK_ERROR_LEN, "%s", perr);
@@ -231,6 +243,11 @@ void engine_set_prover_backend(cuzk_engine *e, const groth16_backend *b) {
     pthread_mutex_lock(&e->mu);
     for (unsigned i = 0; i < e->n_devices; i++)
         e->devices[i].backend = b ? b : &groth16_backend_cpu;
+    int opened = 0; /* an opened set keeps the placement it was opened with */
+    for (const srs_set *s = e->srs.sets; s; s = s->next)
+        opened |= s->tier != SRS_COLD || s->loading;
+    if (!opened)
+        srs_placement(e);
     pthread_mutex_unlock(&e->mu);
 }
 

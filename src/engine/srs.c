@@ -141,7 +141,7 @@ static cuzk_status check_digest(srs_set *s, int trust, char err[CUZK_ERROR_LEN])
     return CUZK_OK;
 }
 
-static cuzk_status open_warm(srs_set *s, int trust, char err[CUZK_ERROR_LEN]) {
+static cuzk_status open_warm(srs_set *s, int trust, int file_backed, char err[CUZK_ERROR_LEN]) {
     cuzk_status dst = check_digest(s, trust, err);
     if (dst != CUZK_OK)
         return dst;
@@ -158,10 +158,17 @@ static cuzk_status open_warm(srs_set *s, int trust, char err[CUZK_ERROR_LEN]) {
         return CUZK_E_INTERNAL;
     }
     const groth16_params_layout *L = &s->gp.layout;
-    s->hot_bytes = (uint64_t)(L->sec[GROTH16_SEC_H].count + L->sec[GROTH16_SEC_L].count +
-                              L->sec[GROTH16_SEC_A].count + L->sec[GROTH16_SEC_B_G1].count) *
-                       sizeof(g1_affine) +
-                   (uint64_t)L->sec[GROTH16_SEC_B_G2].count * sizeof(g2_affine);
+    s->points_bytes = (uint64_t)(L->sec[GROTH16_SEC_H].count + L->sec[GROTH16_SEC_L].count +
+                                 L->sec[GROTH16_SEC_A].count + L->sec[GROTH16_SEC_B_G1].count) *
+                          sizeof(g1_affine) +
+                      (uint64_t)L->sec[GROTH16_SEC_B_G2].count * sizeof(g2_affine);
+    /* file-backed: a reader's chunk of G1 points and of G2 points */
+    size_t g1 = 0, c = GROTH16_PARAMS_CHUNK, nb = L->sec[GROTH16_SEC_B_G2].count;
+    for (int k = GROTH16_SEC_H; k < GROTH16_SEC_B_G2; k++)
+        g1 = L->sec[k].count > g1 ? L->sec[k].count : g1;
+    s->hot_bytes = !file_backed ? s->points_bytes
+                                : (g1 < c ? g1 : c) * sizeof(g1_affine) +
+                                      (nb < c ? nb : c) * sizeof(g2_affine);
     return CUZK_OK;
 }
 
@@ -172,7 +179,6 @@ static cuzk_status open_warm(srs_set *s, int trust, char err[CUZK_ERROR_LEN]) {
 static int read_section(groth16_params *gp, groth16_section sec, void *out, groth16_check ck,
                         unsigned threads, groth16_error *ge) {
     const groth16_section_layout *L = &gp->layout.sec[sec];
-    long page = sysconf(_SC_PAGESIZE);
     for (size_t at = 0; at < L->count; at += SRS_DECODE_CHUNK) {
         size_t n = L->count - at < SRS_DECODE_CHUNK ? L->count - at : SRS_DECODE_CHUNK;
         groth16_status st =
@@ -181,13 +187,7 @@ static int read_section(groth16_params *gp, groth16_section sec, void *out, grot
                 : groth16_params_read_g1(gp, sec, at, n, (g1_affine *)out + at, ck, threads, ge);
         if (st != GROTH16_OK)
             return -1;
-        if (gp->map && page > 0) { /* whole pages inside this chunk's bytes */
-            uint64_t lo = L->offset + at * L->point_bytes, hi = lo + n * L->point_bytes;
-            lo = (lo + (uint64_t)page - 1) / (uint64_t)page * (uint64_t)page;
-            hi = hi / (uint64_t)page * (uint64_t)page;
-            if (hi > lo)
-                madvise((uint8_t *)gp->map + lo, hi - lo, MADV_DONTNEED);
-        }
+        groth16_params_drop_pages(gp, sec, at, n);
     }
     return 0;
 }
@@ -195,10 +195,17 @@ static int read_section(groth16_params *gp, groth16_section sec, void *out, grot
 /* WARM -> HOT without the lock.  Points are checked for the curve, the level
  * rust-fil-proofs reads mapped parameters at; every proof is self-verified
  * before it leaves the engine anyway. */
-static cuzk_status decode_hot(srs_set *s, unsigned threads, char err[CUZK_ERROR_LEN]) {
+static cuzk_status decode_hot(srs_set *s, unsigned threads, int file_backed,
+                              char err[CUZK_ERROR_LEN]) {
     const groth16_params_layout *L = &s->gp.layout;
     size_t nh = L->sec[GROTH16_SEC_H].count, nl = L->sec[GROTH16_SEC_L].count;
     size_t na = L->sec[GROTH16_SEC_A].count, nb = L->sec[GROTH16_SEC_B_G1].count;
+    if (file_backed) { /* bad points surface when a prover first reads them */
+        groth16_params_data d = {&s->gp.vk, NULL, nh,   NULL, nl,     NULL,
+                                 na,        NULL, NULL, nb,   &s->gp, 0};
+        s->data = d;
+        return CUZK_OK;
+    }
     s->h = malloc((nh + 1) * sizeof *s->h);
     s->l = malloc((nl + 1) * sizeof *s->l);
     s->a = malloc((na + 1) * sizeof *s->a);
@@ -220,7 +227,7 @@ static cuzk_status decode_hot(srs_set *s, unsigned threads, char err[CUZK_ERROR_
         free_points(s);
         return CUZK_E_INTERNAL;
     }
-    groth16_params_data d = {&s->gp.vk, s->h, nh, s->l, nl, s->a, na, s->b1, s->b2, nb};
+    groth16_params_data d = {&s->gp.vk, s->h, nh, s->l, nl, s->a, na, s->b1, s->b2, nb, NULL, 0};
     s->data = d;
     return CUZK_OK;
 }
@@ -267,7 +274,7 @@ cuzk_status srs_acquire(srs_manager *m, srs_set *s, uint64_t also, int wait, dou
         if (s->tier == SRS_COLD) {
             s->loading = 1;
             pthread_mutex_unlock(m->env.mu);
-            cuzk_status st = open_warm(s, m->trust_params, err);
+            cuzk_status st = open_warm(s, m->trust_params, m->file_backed, err);
             pthread_mutex_lock(m->env.mu);
             s->loading = 0;
             pthread_cond_broadcast(m->env.cv_mem);
@@ -306,7 +313,7 @@ cuzk_status srs_acquire(srs_manager *m, srs_set *s, uint64_t also, int wait, dou
         mem_take_srs(m->env.mem, s->hot_bytes); /* counted from the start of decoding */
         s->loading = 1;
         pthread_mutex_unlock(m->env.mu);
-        cuzk_status st = decode_hot(s, m->decode_threads, err);
+        cuzk_status st = decode_hot(s, m->decode_threads, m->file_backed, err);
         pthread_mutex_lock(m->env.mu);
         s->loading = 0;
         pthread_cond_broadcast(m->env.cv_mem);

@@ -5,7 +5,10 @@
  *         cache, not the budget, holds it); the prepared vk for
  *         self-verification lives here
  *   HOT   every point decoded into memory, ready for a prover backend; these
- *         bytes count against the memory budget
+ *         bytes count against the memory budget.  When every prover keeps its
+ *         own copy (a GPU's), HOT decodes nothing: provers read the mapped
+ *         file a chunk at a time (file_backed below) and the host keeps no
+ *         copy of the parameters
  *
  * Names: every circuit id's file stem is registered (circuit_provider.h;
  * the Filecoin ones with their published names by engine/providers.c).  The
@@ -66,7 +69,8 @@ typedef struct srs_set {
     int loading;
     unsigned refs;
     double last_used_ms;
-    uint64_t hot_bytes; /* what HOT costs (known once WARM) */
+    uint64_t hot_bytes;    /* what HOT costs the host (known once WARM) */
+    uint64_t points_bytes; /* the points decoded: a device's copy (known once WARM) */
     int digest_checked; /* the file was held against its published digest (once) */
     groth16_params gp;  /* WARM and HOT */
     groth16_pvk pvk;    /* WARM and HOT */
@@ -100,6 +104,10 @@ typedef struct {
     uint64_t loads, demotions;
     double min_idle_ms; /* memory.eviction_min_idle: see srs_make_room */
     int trust_params;   /* skip the published-digest check (filecoin/param_digest.h) */
+    /* 1: HOT decodes nothing: the set's data is file-backed (params.h), its
+     * provers read the mapped file (a GPU once, into its own copy), and HOT
+     * costs the readers' chunk buffers.  0: every point decoded into memory. */
+    int file_backed;
 } srs_manager;
 
 void srs_init(srs_manager *m, const char *cache_dir, const srs_env *env);

@@ -3,11 +3,22 @@
 #include <string.h>
 
 #include "ntt/ntt.h"
+#include "util/switches.h"
 
 const groth16_backend *groth16_backend_find(const char *name) {
     if (name && strcmp(name, groth16_backend_cpu.name) == 0)
         return &groth16_backend_cpu;
     return NULL;
+}
+
+int groth16_params_on_host(const groth16_backend *const *backends, size_t n) {
+    long v = switch_get(SW_PARAMS_HOST);
+    if (v == 1 || v == 2)
+        return v == 1;
+    for (size_t i = 0; i < n; i++)
+        if (!backends[i]->forget) /* it proves from the host's points */
+            return 1;
+    return n == 0;
 }
 
 uint64_t groth16_cpu_scratch_bytes(uint64_t rows, uint64_t n_in, uint64_t n_aux, unsigned threads) {

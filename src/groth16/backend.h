@@ -106,6 +106,12 @@ typedef struct {
     void (*forget_pce)(const struct r1cs_pce *pce);
 } groth16_backend;
 
+/* Whether provers on these backends want a parameter set's points decoded
+ * into host memory (switch params_host; automatic: unless every one keeps
+ * its own copy, as a GPU does) or left in the file (params.h's file-backed
+ * data: each reader decodes a chunk at a time and keeps nothing). */
+int groth16_params_on_host(const groth16_backend *const *backends, size_t n);
+
 /* Whether partitions for b should be made deferred (partition.h). */
 int groth16_backend_defers_abc(const groth16_backend *b);
 

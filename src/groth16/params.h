@@ -99,7 +99,36 @@ typedef struct {
     const g1_affine *b_g1; /* n_b points each */
     const g2_affine *b_g2;
     size_t n_b;
+    /* Optional: the opened file the points come from.  A section whose array
+     * is NULL while file is set is not on the host: its readers take it from
+     * the file a range at a time (groth16_params_data_g1/_g2), so no copy of
+     * the parameters stays in memory (a GPU keeps its own).  file_chunk: the
+     * points such readers decode at once (0: GROTH16_PARAMS_CHUNK). */
+    const groth16_params *file;
+    size_t file_chunk;
 } groth16_params_data;
+
+#define GROTH16_PARAMS_CHUNK ((size_t)1 << 20)
+
+/* d's points chunk for readers of file-backed sections (>= 64, a multiple of 64). */
+size_t groth16_params_data_chunk(const groth16_params_data *d);
+/* 1 when every section of d is in memory (none is read from d->file). */
+int groth16_params_data_on_host(const groth16_params_data *d);
+/* Points [start, start + count) of section sec of d (h, l, a, b_g1 / b_g2):
+ * d's own array from start when it has one, else decoded from d->file into
+ * buf (count entries) at the curve check level, the file's pages for the
+ * range then given back.  NULL with err filled on a bad point or range. */
+const g1_affine *groth16_params_data_g1(const groth16_params_data *d, groth16_section sec,
+                                        size_t start, size_t count, g1_affine *buf,
+                                        unsigned threads, groth16_error *err);
+const g2_affine *groth16_params_data_g2(const groth16_params_data *d, size_t start, size_t count,
+                                        g2_affine *buf, unsigned threads, groth16_error *err);
+
+/* Gives back the mapped pages holding points [start, start + count) of sec
+ * (whole pages only; the page cache keeps them, the process no longer
+ * counts them).  Nothing for a parsed buffer. */
+void groth16_params_drop_pages(const groth16_params *p, groth16_section sec, size_t start,
+                               size_t count);
 
 /* The file size the data will have. */
 uint64_t groth16_params_size(const groth16_params_data *d);

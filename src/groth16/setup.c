@@ -31,8 +31,8 @@ void groth16_setup_free(groth16_setup_result *s) {
 }
 
 groth16_params_data groth16_setup_data(const groth16_setup_result *s) {
-    groth16_params_data d = {&s->vk, s->h,   s->n_h,  s->l,    s->n_l,
-                             s->a,   s->n_a, s->b_g1, s->b_g2, s->n_b};
+    groth16_params_data d = {&s->vk, s->h,    s->n_h,  s->l,   s->n_l, s->a,
+                             s->n_a, s->b_g1, s->b_g2, s->n_b, NULL,   0};
     return d;
 }
 

@@ -78,6 +78,11 @@ static const switch_info TABLE[SW_COUNT] = {
                     "c evaluated from the recorded matrices resident on the GPU (0: a, b, c on the "
                     "host and copied over)",
                     1, 0, 1, 0, 1},
+    [SW_PARAMS_HOST] = {"params_host", "CUZK_PARAMS_HOST",
+                        "parameter points in host memory: 0 = unless every prover keeps its own "
+                        "copy (a GPU's), 1 = always, 2 = never (each reader decodes the file a "
+                        "chunk at a time)",
+                        0, 1, 2, 1, 0},
 };
 
 static _Atomic long values[SW_COUNT];

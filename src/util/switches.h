@@ -38,6 +38,7 @@ typedef enum {
     SW_GPU_MSM_RED_PART,   /* CUDA MSM reduction: log2 buckets per thread at level 1; 0 = auto */
     SW_PCE,                /* synthesis through the pre-compiled constraint evaluator */
     SW_GPU_ABC,            /* CUDA backend: a, b, c from the recorded matrices on the GPU */
+    SW_PARAMS_HOST,        /* parameter points decoded into host memory (else read from the file) */
     SW_COUNT
 } switch_id;
 

@@ -168,7 +168,7 @@ static int porep_open(ab_workload *w, const porep_kind *k, const ab_options *o, 
         snprintf(err, cap, "cannot count the %s circuit", st->in.c1->proof->name);
         goto fail;
     }
-    if (porep_params_load(&st->lp, params, meta, &e, o->threads, why, sizeof why)) {
+    if (porep_params_load(&st->lp, params, meta, &e, o->threads, 1, why, sizeof why)) {
         snprintf(err, cap, "%s", why);
         goto fail;
     }

@@ -53,6 +53,7 @@ typedef struct {
 
 typedef struct {
     double wall_ms, synth_busy, prove_busy, verify_busy, queue_wait, prove_wait;
+    double first_ms; /* the first job's result (jobs are awaited in submission order) */
     unsigned synth_workers, partitions, failed, prove_calls;
     /* per prover device: name, partitions proven, busy time */
     unsigned n_dev;
@@ -99,6 +100,8 @@ static int g_use_gpu;
  * engine/device.h) whose calls last at least g_device_ms each; 0: the
  * engine's default. */
 static unsigned g_devices, g_device_ms;
+/* --memory-budget GIB: the engine's memory.total_budget (0: its default) */
+static uint64_t g_budget;
 /* --inject-winning: WinningPoSt submitted into each case's workload */
 static bench_inject g_inject;
 
@@ -111,6 +114,7 @@ static int run_case(const bench_case *bc, unsigned case_index, const bench_workl
     cuzk_engine_config_defaults(&c);
     snprintf(c.param_cache, sizeof c.param_cache, "%s", dir);
     c.use_gpu = g_use_gpu;
+    c.memory_budget = g_budget;
     if (g_devices && g_use_gpu) {
         for (unsigned i = 0; i < g_devices; i++)
             c.gpu_devices[i] = (int)i;
@@ -200,6 +204,8 @@ static int run_case(const bench_case *bc, unsigned case_index, const bench_workl
             fprintf(stderr, "cuzk bench engine: %s: %s\n", id, res.error);
             out->failed++;
         }
+        if (i == 0)
+            out->first_ms = timing_now_ms() - t0;
         cuzk_result_clear(&res);
     }
     out->wall_ms = timing_now_ms() - t0;
@@ -319,7 +325,7 @@ int cmd_bench_engine(int argc, char **argv) {
     const char *usage =
         "cuzk bench engine [--workload synthetic|porep-2k|porep] [--jobs N] [--threads T] "
         "[--cases pipelined-b1,sequential-b1,pipelined-b2] [--timeline FILE.svg|FILE.csv] "
-        "[--backend cpu|cuda] [--devices N [--device-ms MS]]\n"
+        "[--backend cpu|cuda] [--devices N [--device-ms MS]] [--memory-budget GIB]\n"
         "  [--inject-winning AT_MS[,AT_MS...] [--winning-vanilla FILE --winning-randomness HEX]]\n"
         "  --devices N: GPUs 0..N-1 (cuda), else N simulated devices on the CPU (TEST ONLY;\n"
         "               --device-ms: each simulated call lasts at least MS, as a GPU's would)\n"
@@ -330,7 +336,7 @@ int cmd_bench_engine(int argc, char **argv) {
                *workload = "synthetic", *params_dir = NULL, *c1 = NULL, *s_cases = NULL;
     unsigned threads = par_cpu_count();
     const char *backend = NULL, *s_devices = NULL, *s_device_ms = NULL, *s_inject = NULL,
-               *win_van = NULL, *win_rnd = NULL;
+               *win_van = NULL, *win_rnd = NULL, *s_budget = NULL;
     const cli_opt opts[] = {{"--jobs", &s_jobs},
                             {"--partitions", &s_parts},
                             {"--constraints", &s_k},
@@ -345,7 +351,8 @@ int cmd_bench_engine(int argc, char **argv) {
                             {"--device-ms", &s_device_ms},
                             {"--inject-winning", &s_inject},
                             {"--winning-vanilla", &win_van},
-                            {"--winning-randomness", &win_rnd}};
+                            {"--winning-randomness", &win_rnd},
+                            {"--memory-budget", &s_budget}};
     if (cli_parse(argc, argv, opts, sizeof opts / sizeof opts[0], &threads, usage))
         return 2;
     if (backend && strcmp(backend, "cpu") != 0 && strcmp(backend, "cuda") != 0) {
@@ -355,6 +362,12 @@ int cmd_bench_engine(int argc, char **argv) {
     g_use_gpu = backend && strcmp(backend, "cuda") == 0;
     g_devices = s_devices ? (unsigned)strtoul(s_devices, NULL, 10) : 0;
     g_device_ms = s_device_ms ? (unsigned)strtoul(s_device_ms, NULL, 10) : 0;
+    double gib = s_budget ? strtod(s_budget, NULL) : 0;
+    if (s_budget && !(gib >= 0.25 && gib <= 65536)) {
+        fprintf(stderr, "cuzk bench engine: --memory-budget GIB: 0.25..65536\n");
+        return 2;
+    }
+    g_budget = (uint64_t)(gib * (double)(1ull << 30));
     if (s_devices && (g_devices < 1 || g_devices > BENCH_MAX_DEVICES)) {
         fprintf(stderr, "cuzk bench engine: --devices 1..%d\n", BENCH_MAX_DEVICES);
         return 2;
@@ -509,6 +522,9 @@ int cmd_bench_engine(int argc, char **argv) {
                    r->prove_wait / (double)(r->partitions ? r->partitions : 1),
                    r->synth_busy / (r->partitions ? r->partitions : 1),
                    r->prove_busy / (r->prove_calls ? r->prove_calls : 1));
+            if (jobs > 1) /* the rate once the first job's start-up is paid */
+                printf("  %-14s first job %.2f s, then %.2f s/job\n", "", r->first_ms / 1000,
+                       (r->wall_ms - r->first_ms) / 1000 / (double)(jobs - 1));
             for (unsigned d = 0; g_devices && d < r->n_dev; d++)
                 printf("  %-14s device %-6s %6" PRIu64 " partitions, busy %5.1f%%\n", "",
                        r->dev_name[d], r->dev_parts[d], 100 * r->dev_busy_ms[d] / r->wall_ms);

@@ -5,6 +5,7 @@
  * for missing or corrupt files. */
 #include "engine_fixture.h"
 #include "filecoin/param_digest.h"
+#include "util/switches.h"
 
 static int tier_of(cuzk_engine *e, const char *id, uint64_t *size, uint32_t *refs) {
     cuzk_engine_status s;
@@ -87,6 +88,40 @@ static void test_names(void) {
  * digest at first load (#32): a foreign file is a clear error naming both
  * digests; a TEST-ONLY file (its .meta says test_only) loads with a warning;
  * trust_params skips the check. */
+/* A backend that keeps its own copy of a set's points (as a GPU does). */
+static void keep_forget(const groth16_params_data *d) { (void)d; }
+static const groth16_backend keeping = {"keeping", fx_prove, keep_forget, 0, NULL};
+
+/* Where HOT keeps the points (switch params_host): automatic with a backend
+ * that keeps its own copy, or forced (2), they stay in the file (HOT costs a
+ * reader's chunk; the proofs read the file and verify); automatic with the
+ * CPU's backend, or forced (1), they are decoded. */
+static void test_file_backed(void) {
+    char err[CUZK_ERROR_LEN];
+    cuzk_engine_config c;
+    fx_config(&c);
+    const struct {
+        long sw;
+        const groth16_backend *be;
+        int in_file;
+    } cases[] = {{0, &keeping, 1}, {2, &fx_backend, 1}, {0, &fx_backend, 0}, {1, &keeping, 0}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        CHECK(switch_set(SW_PARAMS_HOST, cases[i].sw, err, sizeof err) == 0);
+        cuzk_engine *e = fx_engine(&c);
+        engine_set_prover_backend(e, cases[i].be);
+        uint64_t size = 0;
+        CHECK(cuzk_engine_preload_srs(e, "tiny-b", NULL, NULL, err) == CUZK_OK);
+        CHECK(tier_of(e, "tiny-b", &size, NULL) == 0);
+        const srs_set *s = e->srs.sets;
+        CHECK(s && s->points_bytes > 0 && (size < s->points_bytes) == cases[i].in_file);
+        CHECK((s->data.file != NULL && !s->data.l) == cases[i].in_file);
+        CHECK(fx_submit(e, "f", CUZK_KIND_POREP_C2, 0, "tiny-b", 2, 93, NULL, NULL) == CUZK_OK);
+        CHECK(fx_await_ok(e, "f", "tiny-b", 2, 93));
+        cuzk_engine_free(e);
+    }
+    CHECK(switch_set(SW_PARAMS_HOST, 0, err, sizeof err) == 0);
+}
+
 static void test_published_digest(void) {
     static const char *stem = "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-"
                               "sha256_hasher-032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b"
@@ -273,6 +308,7 @@ int main(void) {
     fx_init();
     test_names();
     test_preload_evict();
+    test_file_backed();
     test_eviction_respects_use();
     test_no_idle_demotion();
     test_published_digest();

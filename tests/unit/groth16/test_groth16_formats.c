@@ -243,7 +243,7 @@ static void fixture_new(params_fixture *x) {
     x->a = g1_points(NA);
     x->b1 = g1_points(NB);
     x->b2 = g2_points(NB);
-    x->d = (groth16_params_data){&x->vk, x->h, NH, x->l, NL, x->a, NA, x->b1, x->b2, NB};
+    x->d = (groth16_params_data){&x->vk, x->h, NH, x->l, NL, x->a, NA, x->b1, x->b2, NB, NULL, 0};
     groth16_error err;
     FILE *f = open_memstream((char **)&x->bytes, &x->len);
     CHECK(groth16_params_write(f, &x->d, &err) == GROTH16_OK);
@@ -301,7 +301,7 @@ static void test_params_roundtrip(params_fixture *x) {
         CHECK(memcmp(l, x->l, sizeof l) == 0 && memcmp(a, x->a, sizeof a) == 0);
         CHECK(memcmp(b1, x->b1, sizeof b1) == 0 && memcmp(b2, x->b2, sizeof b2) == 0);
     }
-    groth16_params_data back = {&p.vk, h, x->d.n_h, l, 5, a, 7, b1, b2, 3};
+    groth16_params_data back = {&p.vk, h, x->d.n_h, l, 5, a, 7, b1, b2, 3, NULL, 0};
     char *mem = NULL;
     size_t mem_len = 0;
     f = open_memstream(&mem, &mem_len);

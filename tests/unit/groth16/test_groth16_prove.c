@@ -55,7 +55,7 @@ static void run_flow(r1cs_synth_fn fn, void *ctx, const char *name) {
           GROTH16_OK);
     CHECK(groth16_params_read_g2(&gp, GROTH16_SEC_B_G2, 0, nb, b2, GROTH16_CHECK_FULL, 2, &err) ==
           GROTH16_OK);
-    groth16_params_data srs = {&gp.vk, h, nh, l, nl, a, na, b1, b2, nb};
+    groth16_params_data srs = {&gp.vk, h, nh, l, nl, a, na, b1, b2, nb, NULL, 0};
 
     /* witness */
     r1cs_cs *pcs = r1cs_cs_new(R1CS_PROVE, 0, NULL);
@@ -106,6 +106,30 @@ static void run_flow(r1cs_synth_fn fn, void *ctx, const char *name) {
         CHECK(tm.abc_ms >= 0);
         r1cs_partition_free(&d);
         pce_free(&pce);
+    }
+    /* file-backed (params.h): the points read from the file a chunk at a
+     * time, chunks splitting the density words; the same bytes */
+    for (size_t chunk = 64; chunk <= 192; chunk += 128) {
+        groth16_params_data fb = {&gp.vk, NULL, nh, NULL, nl, NULL, na, NULL, NULL, nb, &gp, chunk};
+        CHECK(!groth16_params_data_on_host(&fb) && groth16_params_data_chunk(&fb) == chunk);
+        CHECK(groth16_prove_cpu(&again, &part, 1, &fb, &r, &s, 2, NULL, &err) == GROTH16_OK);
+        groth16_proof_write(bx, &again);
+        CHECK_MEM(b0, bx, sizeof b0);
+    }
+    /* a bad point in a file-backed set: an error naming it, no proof */
+    {
+        uint8_t *copy = malloc(len);
+        memcpy(copy, buf, len);
+        size_t at = L->sec[GROTH16_SEC_L].offset + 96 * (nl - 1); /* l's last point */
+        memset(copy + at, 0, 96);
+        copy[at] = 0x40; /* uncompressed infinity */
+        groth16_params bp;
+        CHECK(groth16_params_parse(&bp, copy, len, &err) == GROTH16_OK);
+        groth16_params_data fb = {&bp.vk, NULL, nh, NULL, nl, NULL, na, NULL, NULL, nb, &bp, 64};
+        CHECK(groth16_prove_cpu(&again, &part, 1, &fb, &r, &s, 2, NULL, &err) != GROTH16_OK);
+        CHECK(strstr(err.msg, "l[") != NULL);
+        groth16_params_close(&bp);
+        free(copy);
     }
     /* random r, s: still valid, different bytes */
     CHECK(groth16_prove_cpu(&again, &part, 1, &srs, NULL, NULL, 2, NULL, &err) == GROTH16_OK);
