@@ -75,9 +75,14 @@ void group_drop_member(cuzk_engine *e, engine_group *g, size_t k) {
 int group_reserve_classic(cuzk_engine *e, engine_group *g, size_t k, int retry) {
     engine_job *j = g->jobs[k];
     uint64_t need = j->plan.partition_bytes;
-    if (g->uses_floor || g->reserved[k] >= need)
+    if (g->reserved[k] >= need || (g->uses_floor && g->batch->floor_bytes >= need))
         return 0;
-    mem_put_parts(&e->mem, g->reserved[k]);
+    if (g->uses_floor) { /* a deferred-sized floor: given back like a reservation */
+        g->batch->floor_in_use = 0;
+        g->uses_floor = 0;
+    } else {
+        mem_put_parts(&e->mem, g->reserved[k]);
+    }
     g->reserved[k] = 0;
     e->mem.regrows++;
     if (retry)

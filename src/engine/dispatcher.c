@@ -11,9 +11,12 @@
 #include "engine/dispatcher.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "engine/batch.h"
+#include "engine/pce.h"
+#include "engine/synthesis.h"
 
 /* ---- admission ------------------------------------------------------------------ */
 
@@ -48,7 +51,7 @@ static engine_batch *batch_new(cuzk_engine *e, engine_job **jobs, size_t n) {
         bj[i] = jobs[i];
         bj[i]->batch = b;
         bj[i]->batch_id = b->id;
-        b->floor_bytes += jobs[i]->plan.partition_bytes;
+        b->floor_bytes += synth_member_bytes(e, n, jobs[i]);
         if (jobs[i]->plan.n_partitions > b->n_partitions)
             b->n_partitions = jobs[i]->plan.n_partitions;
     }
@@ -132,6 +135,20 @@ static int head_outranks_active(const cuzk_engine *e) {
     return 1;
 }
 
+/* 1 when the queue's head is to wait: its partitions would go through a pce
+ * that an active batch of its circuit is still obtaining.  Its floor is
+ * sized once the pce is known (synth_member_bytes), and floors admitted at
+ * the classic bound meanwhile could leave the pce no room. */
+static int head_awaits_pce(cuzk_engine *e) {
+    const engine_job *head = sched_first(&e->sched);
+    if (!head || !engine_pce_pending_locked(e, head))
+        return 0;
+    for (const engine_batch *b = e->active; b; b = b->next)
+        if (strcmp(b->jobs[0]->plan.circuit_id, head->plan.circuit_id) == 0)
+            return 1;
+    return 0;
+}
+
 /* Periodic duties; returns when the next is due.  No parameter set is
  * demoted here: only memory pressure or EvictSRS demote (srs.h). */
 static double housekeeping(cuzk_engine *e, double now) {
@@ -146,7 +163,7 @@ static int dispatch_once(cuzk_engine *e, engine_job **jobs) {
     e->dbg.dispatcher_passes++;
     double now = engine_now(e);
     double next_tick = housekeeping(e, now);
-    if (e->n_active >= e->max_active && !head_outranks_active(e)) {
+    if ((e->n_active >= e->max_active && !head_outranks_active(e)) || head_awaits_pce(e)) {
         e->sched.collector_waiting = 0;
         wait_until(e, &e->cv_sched, next_tick);
         return 1;

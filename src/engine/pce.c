@@ -320,6 +320,13 @@ uint64_t engine_pce_deferred_bytes_locked(cuzk_engine *e, const char *circuit_id
     return r1cs_partition_deferred_peak(p->num_inputs, p->num_aux);
 }
 
+int engine_pce_pending_locked(cuzk_engine *e, const engine_job *j) {
+    if (!switch_get(SW_PCE) || !j->plan.blank || !j->provider.synthesize_pce)
+        return 0;
+    const engine_pce *p = find(e, j->plan.circuit_id);
+    return !p || p->state == ENGINE_PCE_LOADING;
+}
+
 int engine_pce_retry_wanted(cuzk_engine *e, const engine_job *j, const groth16_proof_check *chk) {
     if (chk->ok || !chk->verify_failed || !switch_get(SW_PCE) || !j->plan.blank ||
         !j->provider.synthesize_pce)

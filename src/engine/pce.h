@@ -69,12 +69,17 @@ void engine_pce_put_locked(struct cuzk_engine *e, const r1cs_pce *p);
  * unmapped) and the switch pce is on, else 0. */
 uint64_t engine_pce_deferred_bytes_locked(struct cuzk_engine *e, const char *circuit_id);
 
+struct engine_job;
+/* Under the engine lock: 1 while j's partitions would go through a pce (switch
+ * pce on, a blank circuit, synthesize_pce) that is not known yet (never
+ * asked for, or being opened or recorded). */
+int engine_pce_pending_locked(struct cuzk_engine *e, const struct engine_job *j);
+
 /* Under the engine lock: unmaps idle file-backed pces (least recently used
  * first), then evicts unreferenced parameter sets (srs_make_room), until need
  * more bytes fit the budget.  1 when they fit, else 0. */
 int engine_pce_make_room(struct cuzk_engine *e, uint64_t need);
 
-struct engine_job;
 /* A proof that failed self-verification (chk->verify_failed, !chk->ok) of a
  * partition the job's provider may have synthesized through a pce (switch
  * pce on, a blank circuit, synthesize_pce): 1 when it is to be synthesized

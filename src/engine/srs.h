@@ -71,9 +71,9 @@ typedef struct srs_set {
     double last_used_ms;
     uint64_t hot_bytes;    /* what HOT costs the host (known once WARM) */
     uint64_t points_bytes; /* the points decoded: a device's copy (known once WARM) */
-    int digest_checked; /* the file was held against its published digest (once) */
-    groth16_params gp;  /* WARM and HOT */
-    groth16_pvk pvk;    /* WARM and HOT */
+    int digest_checked;    /* the file was held against its published digest (once) */
+    groth16_params gp;     /* WARM and HOT */
+    groth16_pvk pvk;       /* WARM and HOT */
     g1_affine *h, *l, *a, *b1;
     g2_affine *b2;
     groth16_params_data data; /* HOT: the backend's view */

@@ -85,13 +85,9 @@ static void fail_live_jobs(cuzk_engine *e, engine_batch *b, const char *msg) {
         }
 }
 
-/* A member's reservation: the peak of making a deferred partition when the
- * devices evaluate a/b/c and its circuit's pce is known (its shape), else
- * the classic bound (memory.h).  A batch of several jobs reserves the classic bound: a
- * member that had to grow while the others held theirs could wait forever. */
-static uint64_t member_bytes(cuzk_engine *e, const engine_batch *b, const engine_job *j) {
+uint64_t synth_member_bytes(cuzk_engine *e, size_t n_jobs, const engine_job *j) {
     uint64_t d = 0;
-    if (b->n_jobs == 1 && j->plan.blank && j->provider.synthesize_pce &&
+    if (n_jobs == 1 && j->plan.blank && j->provider.synthesize_pce &&
         groth16_backend_defers_abc(e->devices[0].backend))
         d = engine_pce_deferred_bytes_locked(e, j->plan.circuit_id);
     d = d ? d + j->prove_scratch : 0;
@@ -110,7 +106,7 @@ static size_t reserve_group(cuzk_engine *e, engine_group *g) {
         size_t live = 0;
         for (size_t i = 0; i < b->n_jobs; i++)
             if (job_live(b->jobs[i]) && b->jobs[i]->plan.n_partitions > part) {
-                bytes += member_bytes(e, b, b->jobs[i]);
+                bytes += synth_member_bytes(e, b->n_jobs, b->jobs[i]);
                 live++;
             }
         if (!live)
@@ -131,7 +127,7 @@ static size_t reserve_group(cuzk_engine *e, engine_group *g) {
         engine_job *j = b->jobs[i];
         if (job_live(j) && j->plan.n_partitions > part) {
             g->jobs[g->n] = j;
-            g->reserved[g->n] = g->uses_floor ? 0 : member_bytes(e, b, j);
+            g->reserved[g->n] = g->uses_floor ? 0 : synth_member_bytes(e, b->n_jobs, j);
             g->n++;
             j->in_flight++;
         }

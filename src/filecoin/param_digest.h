@@ -12,7 +12,8 @@
  * never a wrong proof later.  Files under other names (test circuits) are not
  * checked.  `cuzk setup` writes TEST-ONLY parameters under the published
  * names, with a FILE.meta saying "test_only": true; their digest can never
- * match, so they are accepted with FC_PARAM_TEST_ONLY (the caller warns). */
+ * match, so they are accepted with FC_PARAM_TEST_ONLY (the caller warns)
+ * without reading the file. */
 #ifndef CUZK_FILECOIN_PARAM_DIGEST_H
 #define CUZK_FILECOIN_PARAM_DIGEST_H
 
