@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
 # Issue #29 on the GPU machine (`run` with carry .device, one call each):
+#   tools/gpu-porep32.sh setup: the CUDA build and the parameters (with their
+#     .pce) and C1 below, nothing more: the next call, made while the machine
+#     is still warm, finds them and has its whole time for proving.
 #   tools/gpu-porep32.sh prove:  CUDA build there, TEST-ONLY porep-32g parameters
 #     made on the GPU, a valid 32 GiB C1 invented without sealing, the full
 #     proof (10 partitions) on the GPU, verified.
@@ -20,13 +23,15 @@ c=build-gpu/cuzk d=/tmp/p32
 if [ ! -f $d/done ]; then
     rm -rf $d && mkdir -p $d
     t=$SECONDS
-    timeout 300 $c setup porep-32g --out $d --backend cuda >$O/setup_32g.txt 2>&1 ||
+    timeout 300 $c setup porep-32g --out $d --backend cuda --pce >$O/setup_32g.txt 2>&1 ||
         { tail -5 $O/setup_32g.txt; exit 1; }
-    echo "setup porep-32g --backend cuda: $((SECONDS - t)) s"; grep -E "time:" $O/setup_32g.txt
+    echo "setup porep-32g --backend cuda --pce: $((SECONDS - t)) s"
+    grep -E "time:|pce" $O/setup_32g.txt
     timeout 30 $c c1 synth --valid --proof StackedDrg32GiBV1_1 --out $d/c1.json >$O/c1.txt 2>&1 ||
         { tail -3 $O/c1.txt; exit 1; }
     touch $d/done
 fi
+[ "${1:-prove}" = setup ] && { df -h /tmp | tail -1; exit 0; }
 left=$((580 - SECONDS))
 t=$SECONDS
 if [ "${1:-prove}" = prove ]; then

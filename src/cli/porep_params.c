@@ -313,11 +313,28 @@ static const fc_sector_shape *parse_porep_name(const char *name) {
     return NULL;
 }
 
+/* --pce: the recording the parameters came from, as <out>/<stem>.pce (where
+ * the engine and `cuzk prove` look for it first). */
+static int write_pce(const r1cs_pce *pce, const char *out, const char *stem, unsigned threads) {
+    char path[4200], err[400];
+    double t0 = timing_now_ms();
+    snprintf(path, sizeof path, "%s/%s.pce", out, stem);
+    if (pce_write(pce, path, threads, err, sizeof err) != 0) {
+        fprintf(stderr, "cuzk setup: writing %s: %s\n", path, err);
+        return -1;
+    }
+    printf("setup: %s (%zu bytes, %.1f s)\n", path, pce->file_bytes, (timing_now_ms() - t0) / 1e3);
+    return 0;
+}
+
 int cmd_setup_porep(int argc, char **argv) {
     const char *usage =
         "cuzk setup porep-2k|porep-8m|porep-512m|porep-32g|porep-64g|wpost-SIZE|winning-SIZE|"
-        "snap-SIZE --out DIR [--threads N] [--force] [--backend cpu|cuda] [--seed HEX (TEST ONLY: "
-        "the toxic waste from a seed, to compare backends)]";
+        "snap-SIZE --out DIR [--threads N] [--force] [--pce] [--backend cpu|cuda] [--seed HEX "
+        "(TEST "
+        "ONLY: the toxic waste from a seed, to compare backends)]\n"
+        "  --pce: also write the circuit's recorded constraints (STEM.pce) beside the parameters, "
+        "so that the engine need not record them";
     if (argc < 1) {
         fprintf(stderr, "usage: %s\n", usage);
         return 2;
@@ -344,12 +361,14 @@ int cmd_setup_porep(int argc, char **argv) {
         fprintf(stderr, "cuzk setup: unknown circuit \"%s\"\nusage: %s\n", argv[0], usage);
         return 2;
     }
-    int force = 0;
+    int force = 0, with_pce = 0;
     char *rest[16];
     int nrest = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--force") == 0)
             force = 1;
+        else if (strcmp(argv[i], "--pce") == 0)
+            with_pce = 1;
         else if (nrest < 16)
             rest[nrest++] = argv[i];
     }
@@ -445,6 +464,8 @@ int cmd_setup_porep(int argc, char **argv) {
         fprintf(stderr, "cuzk setup: %s\n", err);
     } else if (porep_params_match(params, vk, &e, err, sizeof err) != 0) {
         fprintf(stderr, "cuzk setup: the written files do not match the circuit: %s\n", err);
+    } else if (with_pce && write_pce(&pce, out, stem, threads) != 0) {
+        /* said there */
     } else {
         struct stat st;
         long long psize = stat(params, &st) == 0 ? (long long)st.st_size : -1;

@@ -102,7 +102,7 @@ int group_reserve_classic(cuzk_engine *e, engine_group *g, size_t k, int retry) 
             g->uses_floor = 1;
             break;
         }
-        if ((retry || !e->mem.retry_waiting) && engine_pce_make_room(e, need)) {
+        if ((retry || !e->mem.retry_waiting) && engine_pce_make_room(e, need, NULL)) {
             mem_take_parts(&e->mem, need);
             g->reserved[k] = need;
             break;

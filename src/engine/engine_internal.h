@@ -58,6 +58,7 @@ typedef struct engine_group {
     r1cs_partition *parts;
     uint64_t *reserved; /* per member, 0 for a floor group */
     int uses_floor;
+    struct engine_pce *pce_probe; /* while it obtains its circuit's pce */
     double synth_end_ms;
     struct engine_group *next;
 } engine_group;

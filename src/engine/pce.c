@@ -127,11 +127,12 @@ static int remap(engine_pce *p, unsigned threads) {
     return 0;
 }
 
-/* The least recently used pce that may be unmapped now. */
-static engine_pce *lru_idle(cuzk_engine *e) {
+/* The least recently used pce that may be unmapped now, other than keep's. */
+static engine_pce *lru_idle(cuzk_engine *e, const char *keep) {
     engine_pce *lru = NULL;
     for (engine_pce *p = e->pces; p; p = p->next)
         if (p->state == ENGINE_PCE_READY && !p->in_memory && !p->refs &&
+            !(keep && strcmp(p->circuit_id, keep) == 0) &&
             (!lru || p->last_used_ms < lru->last_used_ms))
             lru = p;
     return lru;
@@ -184,9 +185,12 @@ static void unmap(cuzk_engine *e, engine_pce *p, const char *why) {
     pthread_cond_broadcast(&e->cv_mem);
 }
 
-int engine_pce_make_room(cuzk_engine *e, uint64_t need) {
+int engine_pce_make_room(cuzk_engine *e, uint64_t need, const char *keep) {
+    const engine_pce *k = keep && switch_get(SW_PCE) ? find(e, keep) : NULL;
+    if (k && k->state == ENGINE_PCE_UNMAPPED)
+        need += k->bytes;
     while (!mem_fits(&e->mem, need)) {
-        engine_pce *p = lru_idle(e);
+        engine_pce *p = lru_idle(e, keep);
         if (!p)
             break;
         unmap(e, p, "to make room in the memory budget");
@@ -198,7 +202,7 @@ int engine_pce_make_room(cuzk_engine *e, uint64_t need) {
 static void admit(cuzk_engine *e, engine_pce *p) {
     /* a file-backed one counts as its file, the form it is mapped again in */
     p->bytes = !p->in_memory && p->size > 0 ? (uint64_t)p->size : pce_bytes_held(&p->pce);
-    if (engine_pce_make_room(e, p->bytes)) {
+    if (engine_pce_make_room(e, p->bytes, NULL)) {
         mem_take_pce(&e->mem, p->bytes);
         p->state = ENGINE_PCE_READY;
         test_flip(p);
@@ -214,6 +218,17 @@ static void admit(cuzk_engine *e, engine_pce *p) {
     p->state = p->in_memory ? ENGINE_PCE_FAILED : ENGINE_PCE_UNMAPPED;
 }
 
+/* The circuit's entry, made NEW when there is none (NULL when out of memory). */
+static engine_pce *entry(cuzk_engine *e, const char *id) {
+    engine_pce *p = find(e, id);
+    if (!p && (p = calloc(1, sizeof *p))) {
+        snprintf(p->circuit_id, sizeof p->circuit_id, "%s", id);
+        p->next = e->pces;
+        e->pces = p;
+    }
+    return p;
+}
+
 const r1cs_pce *engine_pce_get(cuzk_engine *e, const engine_plan *plan, unsigned *threads) {
     pthread_mutex_lock(&e->mu);
     *threads = share_threads(e);
@@ -222,17 +237,13 @@ const r1cs_pce *engine_pce_get(cuzk_engine *e, const engine_plan *plan, unsigned
         return NULL;
     }
     const unsigned all = e->synth_cores ? e->synth_cores : 1;
-    engine_pce *p = find(e, plan->circuit_id);
+    engine_pce *p = entry(e, plan->circuit_id);
     if (!p) {
+        pthread_mutex_unlock(&e->mu);
+        return NULL;
+    }
+    if (p->state == ENGINE_PCE_NEW) {
         char stem[256];
-        p = calloc(1, sizeof *p);
-        if (!p) {
-            pthread_mutex_unlock(&e->mu);
-            return NULL;
-        }
-        snprintf(p->circuit_id, sizeof p->circuit_id, "%s", plan->circuit_id);
-        p->next = e->pces;
-        e->pces = p;
         if (stem_of(e, plan->circuit_id, stem, sizeof stem)) {
             slog(SLOG_WARN, "pce", "%s: no parameter file name; classic synthesis",
                  plan->circuit_id);
@@ -247,6 +258,7 @@ const r1cs_pce *engine_pce_get(cuzk_engine *e, const engine_plan *plan, unsigned
             else
                 admit(e, p);
             pthread_cond_broadcast(&e->cv_synth);
+            pthread_cond_broadcast(&e->cv_mem); /* groups behind its probe */
         }
     }
     const r1cs_pce *out = NULL;
@@ -255,7 +267,7 @@ const r1cs_pce *engine_pce_get(cuzk_engine *e, const engine_plan *plan, unsigned
             pthread_cond_wait(&e->cv_synth, &e->mu);
         if (p->state != ENGINE_PCE_UNMAPPED)
             break;
-        if (!engine_pce_make_room(e, p->bytes)) {
+        if (!engine_pce_make_room(e, p->bytes, NULL)) {
             if (!p->nofit_logged)
                 slog(SLOG_WARN, "pce",
                      "%s: its %llu bytes do not fit the memory budget now (%llu of %llu bytes "
@@ -324,7 +336,28 @@ int engine_pce_pending_locked(cuzk_engine *e, const engine_job *j) {
     if (!switch_get(SW_PCE) || !j->plan.blank || !j->provider.synthesize_pce)
         return 0;
     const engine_pce *p = find(e, j->plan.circuit_id);
-    return !p || p->state == ENGINE_PCE_LOADING;
+    return !p || p->state == ENGINE_PCE_NEW || p->state == ENGINE_PCE_LOADING;
+}
+
+int engine_pce_probe_locked(cuzk_engine *e, const engine_job *j, engine_pce **probe) {
+    if (*probe || !engine_pce_pending_locked(e, j))
+        return 0;
+    engine_pce *p = entry(e, j->plan.circuit_id);
+    if (!p)
+        return 0; /* out of memory: engine_pce_get says so */
+    if (p->probing)
+        return 1;
+    p->probing = 1;
+    *probe = p;
+    return 0;
+}
+
+void engine_pce_probe_end_locked(cuzk_engine *e, engine_pce **probe) {
+    if (!*probe)
+        return;
+    (*probe)->probing = 0;
+    *probe = NULL;
+    pthread_cond_broadcast(&e->cv_mem);
 }
 
 int engine_pce_retry_wanted(cuzk_engine *e, const engine_job *j, const groth16_proof_check *chk) {

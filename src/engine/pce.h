@@ -43,11 +43,19 @@ typedef struct engine_pce {
     unsigned unmaps, remaps;            /* for the record and tests */
     fr *test_dict;                      /* CUZK_TEST_ONLY_PCE_FLIP's corrupted copy */
     int suspect;                        /* a proof from it failed: unmap when idle */
+    int probing;                        /* a group reserved to obtain it; others wait */
     double last_used_ms;
     struct engine_pce *next;
 } engine_pce;
 
-enum { ENGINE_PCE_LOADING = 1, ENGINE_PCE_READY, ENGINE_PCE_FAILED, ENGINE_PCE_UNMAPPED };
+/* NEW: named by a probe (engine_pce_probe_locked), not yet asked for */
+enum {
+    ENGINE_PCE_NEW = 0,
+    ENGINE_PCE_LOADING,
+    ENGINE_PCE_READY,
+    ENGINE_PCE_FAILED,
+    ENGINE_PCE_UNMAPPED
+};
 
 struct cuzk_engine;
 
@@ -75,10 +83,21 @@ struct engine_job;
  * asked for, or being opened or recorded). */
 int engine_pce_pending_locked(struct cuzk_engine *e, const struct engine_job *j);
 
+/* Under the engine lock, before a group of j's batch reserves its bytes:
+ * while j's pce is pending, one group at a time obtains it (its size decides
+ * every later group's).  1 when this group is to wait (on cv_mem) for the
+ * probe; else 0, and *probe is set when this group becomes the probe (to
+ * be ended by engine_pce_probe_end_locked once its synthesis is over). */
+int engine_pce_probe_locked(struct cuzk_engine *e, const struct engine_job *j, engine_pce **probe);
+void engine_pce_probe_end_locked(struct cuzk_engine *e, engine_pce **probe);
+
 /* Under the engine lock: unmaps idle file-backed pces (least recently used
  * first), then evicts unreferenced parameter sets (srs_make_room), until need
- * more bytes fit the budget.  1 when they fit, else 0. */
-int engine_pce_make_room(struct cuzk_engine *e, uint64_t need);
+ * more bytes fit the budget.  keep (or NULL) names the circuit the room is
+ * for, which synthesizes through its pce: that one is never unmapped here,
+ * and while unmapped its bytes count in need (it is to be mapped again).  1
+ * when they fit, else 0. */
+int engine_pce_make_room(struct cuzk_engine *e, uint64_t need, const char *keep);
 
 /* A proof that failed self-verification (chk->verify_failed, !chk->ok) of a
  * partition the job's provider may have synthesized through a pce (switch

@@ -95,28 +95,39 @@ uint64_t synth_member_bytes(cuzk_engine *e, size_t n_jobs, const engine_job *j) 
 }
 
 /* Reserves the group's bytes, the floor if free, else the budget (waiting
- * for memory, and behind a prover's classic retry; liveness is re-checked on
- * every wake), and takes in every live job that has this partition.  Returns
- * the number of members. */
+ * for memory, behind a prover's classic retry, and behind the group that is
+ * obtaining the circuit's pce, whose size decides this one's; liveness is
+ * re-checked on every wake), and takes in every live job that has this
+ * partition.  Returns the number of members. */
 static size_t reserve_group(cuzk_engine *e, engine_group *g) {
     engine_batch *b = g->batch;
     size_t part = g->partition;
     for (;;) {
-        uint64_t bytes = 0;
-        size_t live = 0;
+        uint64_t bytes = 0, classic = 0;
+        const engine_job *first = NULL;
         for (size_t i = 0; i < b->n_jobs; i++)
             if (job_live(b->jobs[i]) && b->jobs[i]->plan.n_partitions > part) {
                 bytes += synth_member_bytes(e, b->n_jobs, b->jobs[i]);
-                live++;
+                classic += b->jobs[i]->plan.partition_bytes;
+                first = first ? first : b->jobs[i];
             }
-        if (!live)
+        if (!first) {
+            engine_pce_probe_end_locked(e, &g->pce_probe);
             return 0;
+        }
+        if (engine_pce_probe_locked(e, first, &g->pce_probe)) {
+            e->mem.waits++;
+            pthread_cond_wait(&e->cv_mem, &e->mu);
+            continue;
+        }
         if (!b->floor_in_use && bytes <= b->floor_bytes) {
             b->floor_in_use = 1;
             g->uses_floor = 1;
             break;
         }
-        if (!e->mem.retry_waiting && engine_pce_make_room(e, bytes)) {
+        /* below the classic bound, the members go through the pce: kept */
+        const char *keep = bytes < classic ? first->plan.circuit_id : NULL;
+        if (!e->mem.retry_waiting && engine_pce_make_room(e, bytes, keep)) {
             mem_take_parts(&e->mem, bytes);
             break;
         }
@@ -259,6 +270,7 @@ static void synth_task(cuzk_engine *e, engine_batch *b, size_t part) {
         synthesize_members(e, g, res);
 
     pthread_mutex_lock(&e->mu);
+    engine_pce_probe_end_locked(e, &g->pce_probe);
     e->synth_active--;
     e->synth_tasks--;
     g->synth_end_ms = engine_now(e);
