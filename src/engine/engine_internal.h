@@ -75,6 +75,7 @@ typedef struct {
     unsigned synth_workers, prover_threads; /* the configured split */
     uint64_t dispatcher_passes;             /* decisions the dispatcher has made */
     uint64_t device_requeues;               /* partitions put back after a device fault */
+    uint64_t pce_probe_waits;               /* groups that waited for their pce's probe */
 } engine_debug_stats;
 
 struct cuzk_engine {

@@ -116,7 +116,7 @@ static size_t reserve_group(cuzk_engine *e, engine_group *g) {
             return 0;
         }
         if (engine_pce_probe_locked(e, first, &g->pce_probe)) {
-            e->mem.waits++;
+            e->dbg.pce_probe_waits++;
             pthread_cond_wait(&e->cv_mem, &e->mu);
             continue;
         }

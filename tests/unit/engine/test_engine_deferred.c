@@ -2,7 +2,8 @@
  * backend that evaluates a, b, c itself (fx_backend_deferring, as a GPU's)
  * and the synthetic circuits' PCE path, a partition not under its batch's
  * floor is reserved at the peak of making a deferred one, below the classic
- * bound, and shrunk to what it keeps once made; a partition whose witness
+ * bound (while the pce is being obtained, the other partitions wait for it),
+ * and shrunk to what it keeps once made; a partition whose witness
  * path fails gives its reservation back, takes the classic bound and is
  * synthesized classically; a PCE proof that fails self-verification
  * (CUZK_TEST_ONLY_PCE_FLIP) is synthesized again classically within the
@@ -66,10 +67,16 @@ int main(void) {
     CHECK(classic.dbg.mem_shrinks == 0 && classic.dbg.mem_regrows == 0);
     CHECK(switch_set(SW_PCE, 1, err, sizeof err) == 0);
 
-    /* partitions 0 and 1 start before the pce is known (0 under the floor,
-     * 1 at the classic bound); partition 2 is reserved by the worker that
-     * queued 0 or 1, while the floor is still held: deferred, then shrunk */
+    /* partition 0 obtains the pce under the batch's floor (the classic
+     * bound: the pce was not known at admission); partition 1 waits for it
+     * rather than take a second classic bound, so every later partition is
+     * reserved at the deferred peak, then shrunk */
     CHECK(run(&fx_backend_deferring, NULL, &deferred) == 0);
+    fprintf(stderr, "reserved peaks: classic %llu, deferred %llu; waits for the pce %llu\n",
+            (unsigned long long)classic.dbg.part_reserved_peak,
+            (unsigned long long)deferred.dbg.part_reserved_peak,
+            (unsigned long long)deferred.dbg.pce_probe_waits);
+    CHECK(deferred.dbg.part_reserved_peak < classic.dbg.part_reserved_peak);
     CHECK(memcmp(classic.proof, deferred.proof, sizeof classic.proof) == 0);
     CHECK(deferred.dbg.mem_shrinks >= 1);
     CHECK(deferred.dbg.mem_regrows == 0);
