@@ -5,7 +5,7 @@
 #     is still warm, finds them and has its whole time for proving.
 #   tools/gpu-porep32.sh prove:  CUDA build there, TEST-ONLY porep-32g parameters
 #     made on the GPU, a valid 32 GiB C1 invented without sealing, the full
-#     proof (10 partitions) on the GPU, verified.
+#     proof (10 partitions) on the GPU, verified; one byte flipped, refused.
 #   tools/gpu-porep32.sh engine: the same parameters and C1, then `cuzk bench
 #     engine --workload porep` (JOBS jobs, default 5, on GPU 0 through the
 #     per-device path, memory budget BUDGET GiB, default 48, timeline) with
@@ -39,7 +39,16 @@ if [ "${1:-prove}" = prove ]; then
         --out $d/proof.bin >$O/prove_32g.txt 2>&1
     echo "prove porep 32g --backend cuda: rc $?, $((SECONDS - t)) s"
     grep -E "^prove|deferred|proof [0-9]: total|rror" $O/prove_32g.txt | tail -30
-    [ -s $d/proof.bin ] && timeout 60 $c verify porep --c1 $d/c1.json --params-dir $d --proof $d/proof.bin 2>&1 | tail -2
+    if [ -s $d/proof.bin ]; then
+        timeout 60 $c verify porep --c1 $d/c1.json --params-dir $d --proof $d/proof.bin 2>&1 | tail -2
+        # one byte of partition 3's proof flipped: must be refused
+        cp $d/proof.bin $d/flip.bin
+        b=$(od -An -tu1 -j 600 -N1 $d/flip.bin | tr -d ' ')
+        printf "$(printf '\\%03o' $((b ^ 1)))" | dd of=$d/flip.bin bs=1 seek=600 conv=notrunc status=none
+        timeout 60 $c verify porep --c1 $d/c1.json --params-dir $d --proof $d/flip.bin \
+            >$O/verify_flip.txt 2>&1
+        r=$?; tail -2 $O/verify_flip.txt; echo "verify of the flipped proof: rc $r (must not be 0)"
+    fi
 else
     TM=""; [ -x /usr/bin/time ] && TM="/usr/bin/time -v"
     timeout $left $TM $c bench engine --workload porep --c1 $d/c1.json --params-dir $d \
