@@ -56,6 +56,6 @@ else
         --memory-budget "${BUDGET:-48}" --cases pipelined-b1 --timeline $O/engine_32g.svg \
         >$O/engine_32g.txt 2>&1
     echo "bench engine porep-32g: rc $?, $((SECONDS - t)) s"
-    grep -E "pipelined|first job|device gpu|backend:|parameters:|Maximum resident|Elapsed|rror" \
+    grep -E "pipelined|first job|device gpu|backend:|parameters:|peak host RSS|Maximum resident|Elapsed|rror" \
         $O/engine_32g.txt | head -30
 fi

@@ -323,7 +323,9 @@ static int write_pce(const r1cs_pce *pce, const char *out, const char *stem, uns
         fprintf(stderr, "cuzk setup: writing %s: %s\n", path, err);
         return -1;
     }
-    printf("setup: %s (%zu bytes, %.1f s)\n", path, pce->file_bytes, (timing_now_ms() - t0) / 1e3);
+    struct stat st;
+    long long bytes = stat(path, &st) == 0 ? (long long)st.st_size : -1;
+    printf("setup: %s (%lld bytes, %.1f s)\n", path, bytes, (timing_now_ms() - t0) / 1e3);
     return 0;
 }
 

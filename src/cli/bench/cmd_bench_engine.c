@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "cli/args.h"
@@ -539,6 +540,10 @@ int cmd_bench_engine(int argc, char **argv) {
                    res[1].wall_ms / res[0].wall_ms);
         if (case_on[0] && case_on[2])
             printf("  batch 2 vs batch 1: %.2fx throughput\n", res[0].wall_ms / res[2].wall_ms);
+        struct rusage ru; /* ru_maxrss is the process's VmHWM, in KiB on Linux */
+        if (getrusage(RUSAGE_SELF, &ru) == 0)
+            printf("  peak host RSS (VmHWM, all cases) %.2f GiB\n",
+                   (double)ru.ru_maxrss / (1024.0 * 1024.0));
         printf("  (util = busy time / wall time; prover busy = backend calls + self-verification;\n"
                "   a batch-2 call proves two partitions.  Stage times that grow when stages\n"
                "   overlap mean the cores were not free: check the machine's load.)\n");
