@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "filecoin/circuit_counts.h"
 #include "groth16/prove_checked.h"
 #include "util/slog.h"
 
@@ -27,17 +28,23 @@ uint64_t provider_partition_bytes(const char *circuit_id, r1cs_synth_fn blank, v
             return b;
         }
     pthread_mutex_unlock(&size_mu);
-    /* Counted outside the lock: 32 GiB circuits take tens of seconds, once. */
-    uint64_t bytes = 0;
-    r1cs_cs *cs = r1cs_cs_new(R1CS_COUNT, 0, NULL);
-    r1cs_counts c;
     pce_shape_counts sc = {0};
-    if (cs && r1cs_synthesize(cs, blank, arg) == R1CS_OK && r1cs_get_counts(cs, &c) == 0) {
-        sc = (pce_shape_counts){c.constraints_total, c.inputs, c.aux, {c.nnz_a, c.nnz_b, c.nnz_c}};
-        bytes = (uint64_t)c.constraints_total * 3 * sizeof(fr) +
-                (uint64_t)(c.inputs + c.aux) * sizeof(fr) + (c.inputs + 2 * c.aux) / 8 + 4096;
+    const fc_circuit_counts *known = fc_circuit_counts_find(circuit_id);
+    if (known) {
+        sc = (pce_shape_counts){
+            known->rows, known->inputs, known->aux, {known->nnz[0], known->nnz[1], known->nnz[2]}};
+    } else { /* counted outside the lock: a large circuit takes seconds, once */
+        r1cs_cs *cs = r1cs_cs_new(R1CS_COUNT, 0, NULL);
+        r1cs_counts c;
+        if (cs && r1cs_synthesize(cs, blank, arg) == R1CS_OK && r1cs_get_counts(cs, &c) == 0)
+            sc = (pce_shape_counts){
+                c.constraints_total, c.inputs, c.aux, {c.nnz_a, c.nnz_b, c.nnz_c}};
+        r1cs_cs_free(cs);
     }
-    r1cs_cs_free(cs);
+    uint64_t bytes = 0;
+    if (sc.rows)
+        bytes = sc.rows * 3 * sizeof(fr) + (sc.num_inputs + sc.num_aux) * sizeof(fr) +
+                (sc.num_inputs + 2 * sc.num_aux) / 8 + 4096;
     pthread_mutex_lock(&size_mu);
     if (bytes && size_cached < SIZE_CACHE) {
         snprintf(size_cache[size_cached].id, ENGINE_CIRCUIT_ID_LEN, "%s", circuit_id);

@@ -10,8 +10,10 @@
 #include "r1cs/pce_cache.h"
 
 /* Heap bytes of one synthesized partition of circuit_id (rows x a, b, c;
- * assignments; density bitmaps), counted on the blank circuit blank(cs, arg)
- * the first time and cached for the process.  0 when counting fails. */
+ * assignments; density bitmaps), from the Filecoin circuits' table
+ * (filecoin/circuit_counts.h: a cold engine counts no 32 GiB circuit), else
+ * counted on the blank circuit blank(cs, arg) the first time; cached for the
+ * process.  0 when counting fails. */
 uint64_t provider_partition_bytes(const char *circuit_id, r1cs_synth_fn blank, void *arg);
 
 /* The blank circuit's counts that provider_partition_bytes took for
