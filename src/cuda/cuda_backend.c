@@ -51,7 +51,8 @@ static void cuda_forget_pce(const struct r1cs_pce *pce) {
     pthread_mutex_unlock(&g_lock);
 }
 
-static const groth16_backend g_backend = {"cuda", cuda_prove, cuda_forget, 1, cuda_forget_pce};
+static const groth16_backend g_backend = {"cuda", cuda_prove,      cuda_forget,
+                                          1,      cuda_forget_pce, NULL};
 
 const groth16_backend *cuda_backend_why(char *why, size_t whylen) {
     char msg[256] = "";
@@ -131,6 +132,22 @@ static groth16_status slot_prove(int o, groth16_proof *proofs, const r1cs_partit
     return st;
 }
 
+static groth16_status slot_preload(int o, const groth16_params_data *srs, unsigned threads,
+                                   groth16_error *err) {
+    gpu_slot *sl = &g_slots[o];
+    pthread_mutex_lock(&sl->lock);
+    cuda_error e = {CUDA_OK, ""};
+    groth16_status st;
+    if (!sl->p && cuda_prover_create(&sl->p, o, &e))
+        st = groth16_fail(err,
+                          e.status == CUDA_ERR_NO_MEMORY ? GROTH16_ERR_NO_MEMORY : GROTH16_ERR_IO,
+                          "cuda (GPU %d): %s", o, e.msg);
+    else
+        st = cuda_prover_preload(sl->p, srs, threads, err);
+    pthread_mutex_unlock(&sl->lock);
+    return st;
+}
+
 static void slot_forget(int o, const groth16_params_data *srs) {
     gpu_slot *sl = &g_slots[o];
     pthread_mutex_lock(&sl->lock);
@@ -154,7 +171,11 @@ static void slot_forget_pce(int o, const struct r1cs_pce *pce) {
         return slot_prove(o, pr, pa, n, srs, r, s, t, tm, er);                                 \
     }                                                                                          \
     static void slot_forget_##o(const groth16_params_data *srs) { slot_forget(o, srs); }       \
-    static void slot_forget_pce_##o(const struct r1cs_pce *pce) { slot_forget_pce(o, pce); }
+    static void slot_forget_pce_##o(const struct r1cs_pce *pce) { slot_forget_pce(o, pce); }   \
+    static groth16_status slot_preload_##o(const groth16_params_data *srs, unsigned t,         \
+                                           groth16_error *er) {                                \
+        return slot_preload(o, srs, t, er);                                                    \
+    }
 SLOT_FNS(0)
 SLOT_FNS(1)
 SLOT_FNS(2)
@@ -174,7 +195,7 @@ SLOT_FNS(15)
 #undef SLOT_FNS
 
 #define SLOT_BE(o) \
-    { "cuda", slot_prove_##o, slot_forget_##o, 1, slot_forget_pce_##o }
+    { "cuda", slot_prove_##o, slot_forget_##o, 1, slot_forget_pce_##o, slot_preload_##o }
 static const groth16_backend g_slot_backends[CUDA_BACKEND_MAX_GPUS] = {
     SLOT_BE(0),  SLOT_BE(1),  SLOT_BE(2),  SLOT_BE(3),  SLOT_BE(4),  SLOT_BE(5),
     SLOT_BE(6),  SLOT_BE(7),  SLOT_BE(8),  SLOT_BE(9),  SLOT_BE(10), SLOT_BE(11),

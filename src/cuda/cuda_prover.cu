@@ -441,6 +441,22 @@ extern "C" groth16_status cuda_prover_prove(cuda_prover *p, groth16_proof *proof
     return groth16_prove_with(&cuda_ops, p, proofs, parts, n, srs, r, s, threads, timing, err);
 }
 
+extern "C" groth16_status cuda_prover_preload(cuda_prover *p, const groth16_params_data *srs,
+                                              unsigned threads, groth16_error *err) {
+    prover_lock hold(p);
+    cudaError_t ce = cudaSetDevice(p->ctx->ordinal);
+    if (ce != cudaSuccess) {
+        cudaGetLastError();
+        return groth16_fail(err, GROTH16_ERR_IO, "cuda: cudaSetDevice(%d): %s", p->ctx->ordinal,
+                            cudaGetErrorString(ce));
+    }
+    cuda_error e = {CUDA_OK, ""};
+    const cz_srs *dev = nullptr;
+    if (cz_srs_get(&p->srs, p->ctx, srs, b2_mode_get() == B2_GPU, threads ? threads : 1, &dev, &e))
+        return fail_cuda(err, e);
+    return GROTH16_OK;
+}
+
 extern "C" void cuda_prover_forget(cuda_prover *p, const groth16_params_data *srs) {
     prover_lock hold(p);
     cz_srs_forget(&p->srs, srs);

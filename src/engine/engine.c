@@ -636,38 +636,6 @@ cuzk_status cuzk_engine_abandon(cuzk_engine *e, const char *job_id, int *cancell
     return j ? CUZK_OK : CUZK_E_NOT_FOUND;
 }
 
-cuzk_status cuzk_engine_preload_srs(cuzk_engine *e, const char *circuit_id, int *already_loaded,
-                                    uint64_t *load_ms, char err[CUZK_ERROR_LEN]) {
-    int d1;
-    uint64_t d2;
-    if (!already_loaded)
-        already_loaded = &d1;
-    if (!load_ms)
-        load_ms = &d2;
-    *already_loaded = 0;
-    *load_ms = 0;
-    if (!e || !circuit_id) {
-        err_set(err, CUZK_ERROR_LEN, "missing circuit id");
-        return CUZK_E_INVALID;
-    }
-    char msg[CUZK_ERROR_LEN] = "";
-    pthread_mutex_lock(&e->mu);
-    cuzk_status st = CUZK_OK;
-    srs_set *s = srs_lookup(&e->srs, circuit_id, &st, msg);
-    if (s) {
-        *already_loaded = s->tier == SRS_HOT && !s->loading;
-        double ms = 0;
-        st = srs_acquire(&e->srs, s, 0, 0, &ms, msg);
-        if (st == CUZK_OK)
-            srs_release(&e->srs, s);
-        *load_ms = (uint64_t)(ms + 0.5);
-    }
-    pthread_mutex_unlock(&e->mu);
-    if (st != CUZK_OK)
-        err_set(err, CUZK_ERROR_LEN, "%s", msg);
-    return st;
-}
-
 cuzk_status cuzk_engine_evict_srs(cuzk_engine *e, const char *circuit_id, int *was_loaded,
                                   uint64_t *freed_bytes) {
     int d1;

@@ -327,7 +327,8 @@ static void *prover_main(void *arg) {
         int verify = e->cfg.self_verify;
         int inject = d->index < 32 && (e->fail_mask >> d->index & 1);
         /* the replay carries the device backend's name into messages */
-        const groth16_backend replay_backend = {d->backend->name, replay_prove, NULL, 0, NULL};
+        const groth16_backend replay_backend = {
+            d->backend->name, replay_prove, NULL, 0, NULL, NULL};
         /* taken now: the timeline's start follows the order groups are taken */
         double tw = engine_now(e);
         pthread_mutex_unlock(&e->mu);

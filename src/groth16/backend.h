@@ -104,6 +104,10 @@ typedef struct {
     /* Optional: the caller is about to free a recorded circuit (r1cs/pce.h)
      * whose matrices the backend may keep on its device. */
     void (*forget_pce)(const struct r1cs_pce *pce);
+    /* Optional (NULL: nothing to do): make srs's points resident now (a GPU
+     * uploads its bases, decoding a file-backed set on threads threads), so
+     * that the first proof with them does not pay for it. */
+    groth16_status (*preload)(const groth16_params_data *srs, unsigned threads, groth16_error *err);
 } groth16_backend;
 
 /* Whether provers on these backends want a parameter set's points decoded

@@ -201,7 +201,7 @@ void groth16_prove_timing_print(const groth16_prove_timing *t, size_t index) {
                 index, t->abc_ms, t->dev_abc_ms, t->witness_bytes / 1048576.0);
 }
 
-const groth16_backend groth16_backend_cpu = {"cpu", groth16_prove_cpu, NULL, 0, NULL};
+const groth16_backend groth16_backend_cpu = {"cpu", groth16_prove_cpu, NULL, 0, NULL, NULL};
 
 int groth16_backend_defers_abc(const groth16_backend *b) {
     return b && b->abc_on_device && switch_get(SW_GPU_ABC);

@@ -188,10 +188,11 @@ FX_FN groth16_status fx_prove(groth16_proof *proofs, const r1cs_partition *parts
     return st;
 }
 
-static const groth16_backend fx_backend = {"fixture", fx_prove, NULL, 0, NULL};
+static const groth16_backend fx_backend = {"fixture", fx_prove, NULL, 0, NULL, NULL};
 /* As a GPU's: it takes deferred partitions (the CPU prover evaluates their
  * a, b, c inside the call). */
-static const groth16_backend fx_backend_deferring = {"fixture-deferring", fx_prove, NULL, 1, NULL};
+static const groth16_backend fx_backend_deferring = {
+    "fixture-deferring", fx_prove, NULL, 1, NULL, NULL};
 
 FX_FN void fx_open(int g) {
     pthread_mutex_lock(&fx.mu);

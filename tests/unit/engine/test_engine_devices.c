@@ -165,7 +165,7 @@ static void count_forget(const groth16_params_data *srs) {
     (void)srs;
     __atomic_fetch_add(&forgets, 1, __ATOMIC_SEQ_CST);
 }
-static const groth16_backend forget_backend = {"fixture", fx_prove, count_forget, 0, NULL};
+static const groth16_backend forget_backend = {"fixture", fx_prove, count_forget, 0, NULL, NULL};
 
 static void test_affinity(void) {
     fx_reset();
@@ -316,6 +316,53 @@ static void test_failing_device(void) {
     cuzk_engine_free(e);
 }
 
+/* PreloadSRS: the set goes onto every device that has a preload hook, once;
+ * a device whose upload fails is left to its first proof, and the preload
+ * still succeeds (the host set is loaded). */
+static int preloads, preload_fail;
+static groth16_status count_preload(const groth16_params_data *srs, unsigned threads,
+                                    groth16_error *err) {
+    (void)srs;
+    CHECK(threads >= 1);
+    if (__atomic_fetch_add(&preloads, 1, __ATOMIC_SEQ_CST) < preload_fail)
+        return groth16_fail(err, GROTH16_ERR_NO_MEMORY, "device full (test)");
+    return GROTH16_OK;
+}
+static const groth16_backend preload_backend = {"fixture", fx_prove, NULL, 0, NULL, count_preload};
+
+static void test_preload(void) {
+    fx_reset();
+    cuzk_engine_config c;
+    fx_config(&c);
+    c.simulate_devices = 2;
+    cuzk_engine *e = fx_engine(&c);
+    engine_set_prover_backend(e, &preload_backend);
+    int already = -1;
+    uint64_t ms = 0;
+    char err[CUZK_ERROR_LEN];
+    preloads = 0;
+    preload_fail = 1; /* the first upload fails */
+    CHECK(cuzk_engine_preload_srs(e, "tiny-a", &already, &ms, err) == CUZK_OK);
+    CHECK(already == 0 && preloads == 2);
+    cuzk_device_status d[2];
+    CHECK(get_devices(e, d, 2) == 2);
+    CHECK(d[0].n_resident + d[1].n_resident == 1); /* the one that took it */
+    /* again: the device without it is tried once more, the other not */
+    CHECK(cuzk_engine_preload_srs(e, "tiny-a", &already, &ms, err) == CUZK_OK);
+    CHECK(already == 0 && preloads == 3);
+    CHECK(get_devices(e, d, 2) == 2);
+    CHECK(d[0].n_resident == 1 && d[1].n_resident == 1 && strcmp(d[0].resident[0], "tiny-a") == 0 &&
+          d[0].resident_bytes > 0);
+    CHECK(cuzk_engine_preload_srs(e, "tiny-a", &already, &ms, err) == CUZK_OK);
+    CHECK(already == 1 && preloads == 3); /* host and devices: nothing to do */
+    CHECK(cuzk_engine_preload_srs(e, "no-such", &already, &ms, err) == CUZK_E_NOT_FOUND);
+    CHECK(preloads == 3);
+    /* proofs still go through */
+    CHECK(fx_submit(e, "pre", CUZK_KIND_POREP_C2, 0, "tiny-a", 2, 95, NULL, NULL) == CUZK_OK);
+    CHECK(fx_await_ok(e, "pre", "tiny-a", 2, 95));
+    cuzk_engine_free(e);
+}
+
 static void test_no_device_left(void) {
     fx_reset();
     setenv("CUZK_TEST_FAIL_DEVICE", "0,1", 1);
@@ -355,6 +402,7 @@ int main(void) {
     test_mixed();
     test_failing_device();
     test_no_device_left();
+    test_preload();
     fx_cleanup();
     return check_finish();
 }

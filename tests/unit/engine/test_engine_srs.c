@@ -90,7 +90,7 @@ static void test_names(void) {
  * trust_params skips the check. */
 /* A backend that keeps its own copy of a set's points (as a GPU does). */
 static void keep_forget(const groth16_params_data *d) { (void)d; }
-static const groth16_backend keeping = {"keeping", fx_prove, keep_forget, 0, NULL};
+static const groth16_backend keeping = {"keeping", fx_prove, keep_forget, 0, NULL, NULL};
 
 /* Where HOT keeps the points (switch params_host): automatic with a backend
  * that keeps its own copy, or forced (2), they stay in the file (HOT costs a
