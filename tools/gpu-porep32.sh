@@ -7,7 +7,8 @@
 #     made on the GPU, a valid 32 GiB C1 invented without sealing, the full
 #     proof (10 partitions) on the GPU, verified; one byte flipped, refused.
 #   tools/gpu-porep32.sh engine: the same parameters and C1, then `cuzk bench
-#     engine --workload porep` (JOBS jobs, default 5, on GPU 0 through the
+#     engine --workload porep` (JOBS jobs, default 5; a list runs each, e.g.
+#     JOBS="1 4": single-proof latency, then the steady state; on GPU 0 through the
 #     per-device path, memory budget BUDGET GiB, default 48, timeline) with
 #     peak RSS.
 # The 47 GB parameter file lives in /tmp/p32 only while the machine stays warm.
@@ -51,11 +52,15 @@ if [ "${1:-prove}" = prove ]; then
     fi
 else
     TM=""; [ -x /usr/bin/time ] && TM="/usr/bin/time -v"
-    timeout $left $TM $c bench engine --workload porep --c1 $d/c1.json --params-dir $d \
-        --jobs "${JOBS:-5}" --threads "$(nproc)" --backend cuda --devices 1 \
-        --memory-budget "${BUDGET:-48}" --cases pipelined-b1 --timeline $O/engine_32g.svg \
-        >$O/engine_32g.txt 2>&1
-    echo "bench engine porep-32g: rc $?, $((SECONDS - t)) s"
-    grep -E "pipelined|first job|device gpu|backend:|parameters:|peak host RSS|Maximum resident|Elapsed|rror" \
-        $O/engine_32g.txt | head -30
+    for n in ${JOBS:-5}; do
+        left=$((580 - SECONDS)); t=$SECONDS
+        [ $left -lt 30 ] && { echo "no time left for --jobs $n"; break; }
+        timeout $left $TM $c bench engine --workload porep --c1 $d/c1.json --params-dir $d \
+            --jobs "$n" --threads "$(nproc)" --backend cuda --devices 1 \
+            --memory-budget "${BUDGET:-48}" --cases pipelined-b1 --timeline $O/engine_32g_$n.svg \
+            >$O/engine_32g_$n.txt 2>&1
+        echo "bench engine porep-32g --jobs $n: rc $?, $((SECONDS - t)) s"
+        grep -E "pipelined|first job|preloaded|device gpu|backend:|parameters:|peak host RSS|Maximum resident|Elapsed|rror" \
+            $O/engine_32g_$n.txt | head -30
+    done
 fi
