@@ -13,8 +13,9 @@ Every RPC is exercised over a unix socket and over TCP: status codes and
 messages for bad requests, Submit/Await (timeouts)/Cancel, Prove, client
 cancellation reaching the engine, duplicate request ids, SRS preload/evict,
 status and metrics over gRPC and HTTP, unknown methods and undecodable
-bytes, a 40 MB request, and SIGTERM while a Prove is waiting (exit 0 and a
-clean answer to the client) in both shutdown modes.
+bytes, a 40 MB request, SIGTERM while a Prove is waiting (exit 0 and a
+clean answer to the client) in both shutdown modes, and (real engine) a 32 GiB
+PoRep refused under a memory budget too small for it.
 """
 import argparse
 import atexit
@@ -436,6 +437,30 @@ if not real_rejects(full, "full"):
     r, e = full.call("Prove", pb.ProveRequest(submit=winning("third")))
     check(code(e) == grpc.StatusCode.RESOURCE_EXHAUSTED, "full: Prove too -> RESOURCE_EXHAUSTED")
 check(full.stop() == 0, "full: exit 0 with a job running (cancel mode)")
+
+# ---- a memory budget too small for one 32 GiB partition: RESOURCE_EXHAUSTED ------
+# (issue #29) A valid 32 GiB C1 (invented without sealing) under a 4 GiB budget:
+# refused at submit with the budget named, no proof attempted, nothing swapped.
+if not DOUBLE:
+    c1 = os.path.join(tmp, "c1-32g.json")
+    p = subprocess.run([args.daemon, "c1", "synth", "--valid", "--proof", "StackedDrg32GiBV1_1",
+                        "--miner", "1000", "--sector", "7", "--out", c1],
+                       capture_output=True, text=True, timeout=300)
+    check(p.returncode == 0, f"budget: a valid 32 GiB C1 made ({p.stderr.strip()[-200:]})")
+    small = Daemon("budget", f"127.0.0.1:{du.free_port()}", status=False,
+                   extra='\n[memory]\ntotal_budget = "4GiB"\n')
+    with open(c1, "rb") as f:
+        req = pb.SubmitProofRequest(request_id="big32", proof_kind=pb.POREP_SEAL_COMMIT,
+                                    sector_size=32 << 30, registered_proof=8, sector_number=7,
+                                    miner_id=1000, vanilla_proof=f.read())
+    r, e = small.call("Prove", pb.ProveRequest(submit=req), timeout=300)
+    check(code(e) == grpc.StatusCode.RESOURCE_EXHAUSTED and "memory budget" in e.details()
+          and "porep" in e.details(),
+          f"budget: a 32 GiB PoRep under 4 GiB -> RESOURCE_EXHAUSTED ({e.details() if e else r})")
+    r, e = small.call("GetStatus", pb.GetStatusRequest())
+    check(e is None, "budget: the daemon still answers")
+    check(small.stop() == 0, "budget: exit 0")
+    os.unlink(c1)
 
 # ---- many concurrent calls: every one answered, nothing crosses --------------------
 busy_d = Daemon("concurrent", f"127.0.0.1:{du.free_port()}", status=False)
