@@ -114,19 +114,25 @@ static gpu_slot g_slots[CUDA_BACKEND_MAX_GPUS] = {
 #undef SLOT_INIT
 };
 
+/* Under the slot's lock: its prover, opened on first use.  0, or the
+ * failure in err. */
+static groth16_status slot_open(gpu_slot *sl, int o, groth16_error *err) {
+    cuda_error e = {CUDA_OK, ""};
+    if (sl->p || !cuda_prover_create(&sl->p, o, &e))
+        return GROTH16_OK;
+    return groth16_fail(err,
+                        e.status == CUDA_ERR_NO_MEMORY ? GROTH16_ERR_NO_MEMORY : GROTH16_ERR_IO,
+                        "cuda (GPU %d): %s", o, e.msg);
+}
+
 static groth16_status slot_prove(int o, groth16_proof *proofs, const r1cs_partition *parts,
                                  size_t n, const groth16_params_data *srs, const fr *r, const fr *s,
                                  unsigned threads, groth16_prove_timing *timing,
                                  groth16_error *err) {
     gpu_slot *sl = &g_slots[o];
     pthread_mutex_lock(&sl->lock);
-    cuda_error e = {CUDA_OK, ""};
-    groth16_status st;
-    if (!sl->p && cuda_prover_create(&sl->p, o, &e))
-        st = groth16_fail(err,
-                          e.status == CUDA_ERR_NO_MEMORY ? GROTH16_ERR_NO_MEMORY : GROTH16_ERR_IO,
-                          "cuda (GPU %d): %s", o, e.msg);
-    else
+    groth16_status st = slot_open(sl, o, err);
+    if (st == GROTH16_OK)
         st = cuda_prover_prove(sl->p, proofs, parts, n, srs, r, s, threads, timing, err);
     pthread_mutex_unlock(&sl->lock);
     return st;
@@ -136,13 +142,8 @@ static groth16_status slot_preload(int o, const groth16_params_data *srs, unsign
                                    groth16_error *err) {
     gpu_slot *sl = &g_slots[o];
     pthread_mutex_lock(&sl->lock);
-    cuda_error e = {CUDA_OK, ""};
-    groth16_status st;
-    if (!sl->p && cuda_prover_create(&sl->p, o, &e))
-        st = groth16_fail(err,
-                          e.status == CUDA_ERR_NO_MEMORY ? GROTH16_ERR_NO_MEMORY : GROTH16_ERR_IO,
-                          "cuda (GPU %d): %s", o, e.msg);
-    else
+    groth16_status st = slot_open(sl, o, err);
+    if (st == GROTH16_OK)
         st = cuda_prover_preload(sl->p, srs, threads, err);
     pthread_mutex_unlock(&sl->lock);
     return st;

@@ -384,6 +384,16 @@ void cuda_note(void *self, const groth16_prove_timing *t, size_t index) {
 
 const groth16_sums_ops cuda_ops = {"cuda", CUDA_NTT_MAX_LOG_N, cuda_sums, cuda_note, 1};
 
+// p's GPU current on this thread; a failure is the device's (GROTH16_ERR_IO).
+groth16_status set_device(cuda_prover *p, groth16_error *err) {
+    cudaError_t ce = cudaSetDevice(p->ctx->ordinal);
+    if (ce == cudaSuccess)
+        return GROTH16_OK;
+    cudaGetLastError();
+    return groth16_fail(err, GROTH16_ERR_IO, "cuda: cudaSetDevice(%d): %s", p->ctx->ordinal,
+                        cudaGetErrorString(ce));
+}
+
 struct prover_lock {
     cuda_prover *p;
     explicit prover_lock(cuda_prover *pr) : p(pr) { pthread_mutex_lock(&p->lock); }
@@ -432,24 +442,16 @@ extern "C" groth16_status cuda_prover_prove(cuda_prover *p, groth16_proof *proof
                                             const fr *s, unsigned threads,
                                             groth16_prove_timing *timing, groth16_error *err) {
     prover_lock hold(p);
-    cudaError_t ce = cudaSetDevice(p->ctx->ordinal);
-    if (ce != cudaSuccess) {
-        cudaGetLastError();
-        return groth16_fail(err, GROTH16_ERR_IO, "cuda: cudaSetDevice(%d): %s", p->ctx->ordinal,
-                            cudaGetErrorString(ce));
-    }
+    if (groth16_status st = set_device(p, err))
+        return st;
     return groth16_prove_with(&cuda_ops, p, proofs, parts, n, srs, r, s, threads, timing, err);
 }
 
 extern "C" groth16_status cuda_prover_preload(cuda_prover *p, const groth16_params_data *srs,
                                               unsigned threads, groth16_error *err) {
     prover_lock hold(p);
-    cudaError_t ce = cudaSetDevice(p->ctx->ordinal);
-    if (ce != cudaSuccess) {
-        cudaGetLastError();
-        return groth16_fail(err, GROTH16_ERR_IO, "cuda: cudaSetDevice(%d): %s", p->ctx->ordinal,
-                            cudaGetErrorString(ce));
-    }
+    if (groth16_status st = set_device(p, err))
+        return st;
     cuda_error e = {CUDA_OK, ""};
     const cz_srs *dev = nullptr;
     if (cz_srs_get(&p->srs, p->ctx, srs, b2_mode_get() == B2_GPU, threads ? threads : 1, &dev, &e))
