@@ -11,7 +11,13 @@
 #     JOBS="1 4": single-proof latency, then the steady state; on GPU 0 through the
 #     per-device path, memory budget BUDGET GiB, default 48, timeline) with
 #     peak RSS.
-# The 47 GB parameter file lives in /tmp/p32 only while the machine stays warm.
+#   tools/gpu-porep32.sh wpost: TEST-ONLY wpost-32g parameters made on the GPU, a
+#     valid WindowPoSt vanilla proof of an invented 32 GiB sector, the proof
+#     (one partition of 2349 sectors, classic synthesis: no room on the disk
+#     for its .pce) on the GPU, verified; a flipped byte, refused.
+#   tools/gpu-porep32.sh setup64: TEST-ONLY porep-64g parameters made on the GPU, timed.
+# The 47 GB parameter file lives in /tmp/p32 (w32, p64) only while the machine
+# stays warm; the disk holds one such set at a time.
 O=${OUT:-/tmp/cuzk-out}; mkdir -p $O
 export PATH="$PATH:/usr/local/cuda/bin"
 t=$SECONDS
@@ -21,6 +27,45 @@ cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON -DCMAKE_CUDA_A
     cmake --build build-gpu -j"$(nproc)" --target cuzk >>$O/build.txt 2>&1 || { tail -20 $O/build.txt; exit 1; }
 echo "build $((SECONDS - t)) s"
 c=build-gpu/cuzk d=/tmp/p32
+# a copy of proof $1 with the byte at offset $2 flipped, into $3
+flip() {
+    cp "$1" "$3"
+    local b; b=$(od -An -tu1 -j "$2" -N1 "$3" | tr -d ' ')
+    printf "$(printf '\\%03o' $((b ^ 1)))" | dd of="$3" bs=1 seek="$2" conv=notrunc status=none
+}
+if [ "${1:-prove}" = wpost ]; then # one set on the disk at a time
+    rm -rf $d /tmp/p64 && d=/tmp/w32 && rm -rf $d && mkdir -p $d
+    t=$SECONDS
+    df -h /tmp | tail -1
+    # no .pce: beside the 47 GB parameters the disk has no room for it
+    timeout 300 $c setup wpost-32g --out $d --backend cuda >$O/setup_w32.txt 2>&1 ||
+        { tail -5 $O/setup_w32.txt; exit 1; }
+    echo "setup wpost-32g --backend cuda: $((SECONDS - t)) s"
+    grep -E "time:|pce|bytes" $O/setup_w32.txt
+    R=$(printf '21%.0s' $(seq 32))
+    $c c1 synth --valid --proof StackedDrg32GiBV1_1 --miner 1000 --sector 9 --out $d/c1.json \
+        --post-proof 13 --randomness $R --post-out $d/w.bin 2>&1 | tail -2
+    t=$SECONDS
+    CUZK_PCE=0 CUZK_TIMING=1 timeout $((580 - SECONDS)) $c prove post --registered-proof 13 --vanilla $d/w.bin \
+        --randomness $R --miner-id 1000 --params-dir $d --backend cuda --out $d/proof.bin \
+        >$O/prove_w32.txt 2>&1
+    echo "prove post window-32g --backend cuda: rc $?, $((SECONDS - t)) s"
+    grep -E "^prove|pce|proof 0: total|rror" $O/prove_w32.txt | tail -12
+    v() { timeout 60 $c verify post --registered-proof 13 --vanilla $d/w.bin --randomness $R \
+        --params-dir $d --proof "$1" 2>&1 | tail -1; }
+    [ -s $d/proof.bin ] && { v $d/proof.bin; flip $d/proof.bin 40 $d/flip.bin;
+        v $d/flip.bin; echo "(the flipped proof must be refused)"; }
+    exit 0
+fi
+if [ "${1:-prove}" = setup64 ]; then
+    rm -rf $d /tmp/w32 && d=/tmp/p64 && rm -rf $d && mkdir -p $d
+    t=$SECONDS
+    timeout 400 $c setup porep-64g --out $d --backend cuda >$O/setup_64g.txt 2>&1 ||
+        { tail -5 $O/setup_64g.txt; exit 1; }
+    echo "setup porep-64g --backend cuda: $((SECONDS - t)) s"
+    grep -E "time:|bytes" $O/setup_64g.txt
+    exit 0
+fi
 if [ ! -f $d/done ]; then
     rm -rf $d && mkdir -p $d
     t=$SECONDS
@@ -43,9 +88,7 @@ if [ "${1:-prove}" = prove ]; then
     if [ -s $d/proof.bin ]; then
         timeout 60 $c verify porep --c1 $d/c1.json --params-dir $d --proof $d/proof.bin 2>&1 | tail -2
         # one byte of partition 3's proof flipped: must be refused
-        cp $d/proof.bin $d/flip.bin
-        b=$(od -An -tu1 -j 600 -N1 $d/flip.bin | tr -d ' ')
-        printf "$(printf '\\%03o' $((b ^ 1)))" | dd of=$d/flip.bin bs=1 seek=600 conv=notrunc status=none
+        flip $d/proof.bin 600 $d/flip.bin
         timeout 60 $c verify porep --c1 $d/c1.json --params-dir $d --proof $d/flip.bin \
             >$O/verify_flip.txt 2>&1
         r=$?; tail -2 $O/verify_flip.txt; echo "verify of the flipped proof: rc $r (must not be 0)"
