@@ -149,7 +149,8 @@ static void post_request(grpc_service *s, int method) {
     }
 }
 
-/* Sends the reply (message only with OK) and the status; consumes r->body. */
+/* Sends the reply (message only with OK) and the status; consumes r->body
+ * and the handler's reference to c (c may be freed when it returns). */
 static void send_reply(call *c, rpc_reply *r) {
     grpc_op ops[3];
     memset(ops, 0, sizeof ops);
@@ -178,6 +179,9 @@ static void send_reply(call *c, rpc_reply *r) {
         slog(SLOG_ERROR, "grpc", "sending a reply failed error=%d", (int)e);
         call_unref(c); /* the send tag will never come back */
     }
+    /* the handler's reference, dropped last: the send and close tags may
+     * both have come back on the queue thread by now */
+    call_unref(c);
 }
 
 static int call_gone(void *arg) { return atomic_load(&((call *)arg)->gone); }
@@ -263,7 +267,7 @@ static void on_new_call(grpc_service *s, call *c) {
     pthread_mutex_unlock(&s->mu);
     if (accepting)
         post_request(s, c->method);
-    atomic_store(&c->refs, 2);
+    atomic_store(&c->refs, 3); /* the close tag's, the send tag's, the handler's (send_reply) */
     grpc_op op;
     memset(&op, 0, sizeof op);
     op.op = GRPC_OP_RECV_CLOSE_ON_SERVER;
