@@ -15,7 +15,8 @@
 #     valid WindowPoSt vanilla proof of an invented 32 GiB sector, the proof
 #     (one partition of 2349 sectors, classic synthesis: no room on the disk
 #     for its .pce) on the GPU, verified; a flipped byte, refused.
-#   tools/gpu-porep32.sh setup64: TEST-ONLY porep-64g parameters made on the GPU, timed.
+#   tools/gpu-porep32.sh porep64: TEST-ONLY porep-64g parameters made on the GPU, a
+#     valid 64 GiB C1, the proof on the GPU (its .pce recorded on the way), verified.
 # The 47 GB parameter file lives in /tmp/p32 (w32, p64) only while the machine
 # stays warm; the disk holds one such set at a time.
 O=${OUT:-/tmp/cuzk-out}; mkdir -p $O
@@ -37,7 +38,7 @@ if [ "${1:-prove}" = wpost ]; then # one set on the disk at a time
     rm -rf $d /tmp/p64 && d=/tmp/w32 && rm -rf $d && mkdir -p $d
     t=$SECONDS
     df -h /tmp | tail -1
-    # no .pce: beside the 47 GB parameters the disk has no room for it
+    # no .pce: beside the 60.8 GB parameters the disk has no room for it
     timeout 300 $c setup wpost-32g --out $d --backend cuda >$O/setup_w32.txt 2>&1 ||
         { tail -5 $O/setup_w32.txt; exit 1; }
     echo "setup wpost-32g --backend cuda: $((SECONDS - t)) s"
@@ -52,18 +53,26 @@ if [ "${1:-prove}" = wpost ]; then # one set on the disk at a time
     echo "prove post window-32g --backend cuda: rc $?, $((SECONDS - t)) s"
     grep -E "^prove|pce|proof 0: total|rror" $O/prove_w32.txt | tail -12
     v() { timeout 60 $c verify post --registered-proof 13 --vanilla $d/w.bin --randomness $R \
-        --params-dir $d --proof "$1" 2>&1 | tail -1; }
-    [ -s $d/proof.bin ] && { v $d/proof.bin; flip $d/proof.bin 40 $d/flip.bin;
-        v $d/flip.bin; echo "(the flipped proof must be refused)"; }
+        --params-dir $d --proof "$1" >$O/verify_w32.txt 2>&1; r=$?; tail -1 $O/verify_w32.txt; }
+    [ -s $d/proof.bin ] && { v $d/proof.bin; echo "verify: rc $r"; flip $d/proof.bin 40 $d/flip.bin;
+        v $d/flip.bin; echo "verify of the flipped proof: rc $r (must not be 0)"; }
     exit 0
 fi
-if [ "${1:-prove}" = setup64 ]; then
+if [ "${1:-prove}" = porep64 ]; then
     rm -rf $d /tmp/w32 && d=/tmp/p64 && rm -rf $d && mkdir -p $d
     t=$SECONDS
-    timeout 400 $c setup porep-64g --out $d --backend cuda >$O/setup_64g.txt 2>&1 ||
+    timeout 300 $c setup porep-64g --out $d --backend cuda >$O/setup_64g.txt 2>&1 ||
         { tail -5 $O/setup_64g.txt; exit 1; }
     echo "setup porep-64g --backend cuda: $((SECONDS - t)) s"
     grep -E "time:|bytes" $O/setup_64g.txt
+    $c c1 synth --valid --proof StackedDrg64GiBV1_1 --out $d/c1.json 2>&1 | tail -1
+    t=$SECONDS
+    CUZK_TIMING=1 timeout $((580 - SECONDS)) $c prove porep --c1 $d/c1.json --params-dir $d \
+        --backend cuda --out $d/proof.bin >$O/prove_64g.txt 2>&1
+    echo "prove porep 64g --backend cuda: rc $?, $((SECONDS - t)) s"
+    grep -E "^prove|pce|proof [0-9]: total|rror" $O/prove_64g.txt | tail -30
+    [ -s $d/proof.bin ] &&
+        timeout 60 $c verify porep --c1 $d/c1.json --params-dir $d --proof $d/proof.bin 2>&1 | tail -1
     exit 0
 fi
 if [ ! -f $d/done ]; then
