@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Fails when the project's quoted #includes form a cycle between modules.
+"""Fails when the project's quoted #includes form a cycle between modules,
+or when a library includes a header of a library it does not link.
 
 A module is one file stem: src/engine/job.h and src/engine/job.c are the
 node "engine/job".  Module A depends on B when any file of A includes a file
@@ -16,6 +17,13 @@ Two kinds of edge are not counted:
     it is the body's half of module X (cs.c includes cs_internal.h, which
     extends cs.h's types), so X_internal -> X is X talking to itself;
   - the edges in EXCUSED below, each with its reason.
+
+Libraries (CMakeLists.txt): each folder of src/ belongs to one static
+library, and a library may include only its own headers and those of the
+libraries it links (LIBRARIES below, the same order as CMakeLists.txt's
+target_link_libraries); include/cuzk/engine.h is the engine's public API and
+include/cuzk/version.h belongs to everyone.  So "the engine includes no CUDA
+header" and "no link cycle" stay true as files are added.
 
 Usage: check_includes.py [ROOT]          check ROOT (default: the repository)
        check_includes.py --self-test     check that a planted cycle is found
@@ -38,6 +46,55 @@ EXCUSED = {
 }
 
 PRIVATE_SUFFIXES = ("_internal", "_impl")
+
+# The static libraries: the src/ folders each holds, and the libraries it
+# links (transitively closed below).  Keep in step with CMakeLists.txt.
+LIBRARIES = {
+    "cuzk_core": (("util", "field", "curve", "msm", "ntt", "r1cs", "gadget", "filecoin",
+                   "groth16", "cuzk/version"), ()),
+    "cuzk_cuda": (("cuda",), ("cuzk_core",)),
+    "cuzk_engine": (("engine", "cuzk/engine"), ("cuzk_core",)),
+    "cuzk_sealer": (("sealer",), ("cuzk_core",)),
+    "cuzk_server": (("server",), ("cuzk_engine", "cuzk_core")),
+    "cuzk_cli": (("cli",), ("cuzk_server", "cuzk_engine", "cuzk_sealer", "cuzk_cuda", "cuzk_core")),
+}
+
+
+def library_of(module):
+    """The library a module ("engine/job", "cuzk/engine") belongs to, or None."""
+    for lib, (folders, _deps) in LIBRARIES.items():
+        for f in folders:
+            if module == f or module.startswith(f + "/"):
+                return lib
+    return None
+
+
+def library_reach():
+    """Each library and every library it may include from (itself too)."""
+    reach = {}
+    for lib in LIBRARIES:
+        seen, todo = {lib}, [lib]
+        while todo:
+            for d in LIBRARIES[todo.pop()][1]:
+                if d not in seen:
+                    seen.add(d)
+                    todo.append(d)
+        reach[lib] = seen
+    return reach
+
+
+def library_violations(graph):
+    """(library, module, included module, file, name) for each include of a
+    library that the including one does not link."""
+    reach, out = library_reach(), []
+    for a in sorted(graph):
+        la = library_of(a)
+        for b in sorted(graph[a]):
+            lb = library_of(b)
+            if la and lb and lb not in reach[la]:
+                f, name = graph[a][b]
+                out.append((la, lb, f, name))
+    return out
 
 
 def counted(a, b):
@@ -177,10 +234,18 @@ def check(root):
         for a, b in zip(cycle, cycle[1:]):
             f, name = graph[a][b]
             print('  %s includes "%s"' % (f, name))
+    bad = library_violations(graph)
+    for la, lb, f, name in bad:
+        print('library %s includes %s, which it does not link: %s includes "%s"'
+              % (la, lb, f, name))
     if comps:
         print("%d include cycle(s) among %d modules" % (len(comps), len(graph)))
+    if bad:
+        print("%d include(s) across libraries against their link order" % len(bad))
+    if comps or bad:
         return 1
-    print("no include cycles among %d modules" % len(graph))
+    print("no include cycles among %d modules; every library includes only what it links"
+          % len(graph))
     return 0
 
 
@@ -207,6 +272,16 @@ def self_test():
         put("src/b/deep/z.c", '#include "b/deep/z.h"\n#include "a/x.h"\n')
         if check(d) != 1:
             print("self-test: the planted cycle a/x -> b/deep/y -> b/deep/z -> a/x was missed")
+            return 1
+    with tempfile.TemporaryDirectory() as d:
+        os.makedirs(os.path.join(d, "src/engine"))
+        os.makedirs(os.path.join(d, "src/cuda"))
+        with open(os.path.join(d, "src/cuda/b.h"), "w") as fh:
+            fh.write("")
+        with open(os.path.join(d, "src/engine/a.c"), "w") as fh:
+            fh.write('#include "cuda/b.h"\n')
+        if check(d) != 1:
+            print("self-test: the engine including a CUDA header was not refused")
             return 1
     print("self-test: passed")
     return 0

@@ -118,11 +118,11 @@ typedef struct {
     uint64_t memory_budget; /* memory.total_budget in bytes; 0 = auto (MemTotal - margin) */
     uint64_t memory_safety_margin; /* memory.safety_margin */
     uint64_t eviction_min_idle_s;  /* memory.eviction_min_idle: under pressure only (srs.h) */
-    int gpu_devices[16];           /* gpus.devices; n_gpu_devices 0 = all found */
+    int gpu_devices[16];           /* gpus.devices (opened by the caller); n_gpu_devices 0 = all */
     size_t n_gpu_devices;
     unsigned gpu_threads;            /* gpus.gpu_threads: host threads for the prover; 0 = all */
     unsigned gpu_workers_per_device; /* gpus.gpu_workers_per_device */
-    int use_gpu;                     /* 0 = CPU backend only */
+    int use_gpu;                     /* 0 = CPU backend only (the caller opens no GPU) */
     unsigned max_batch_size;         /* scheduler.max_batch_size */
     uint64_t max_batch_wait_ms;      /* scheduler.max_batch_wait_ms */
     int sort_by_type;                /* scheduler.sort_by_type */
@@ -137,12 +137,31 @@ typedef struct {
     uint64_t result_keep_s;         /* ... and for how long */
     int self_verify;                /* verify every proof before returning it (default 1) */
     int cancel_running_on_shutdown; /* drain: 1 = cancel running jobs, 0 = finish them */
+    /* The prover devices, opened by the caller (the engine opens none: the
+     * daemon, `cuzk bench engine` and tests hand them in; cli/engine_devices.h
+     * opens gpus.devices): each a backend proving on one device, its name
+     * ("gpu0") and CUDA ordinal (-1: none).  The caller closes them after
+     * cuzk_engine_free.  n_prover_devices 0: the CPU backend. */
+    struct cuzk_prover_device {
+        const struct groth16_backend *backend;
+        int ordinal;
+        char name[32];
+    } prover_devices[16];
+    size_t n_prover_devices;
+    /* TEST ONLY: every proof of partition k takes r, s from this hex seed
+     * (groth16_rs_from_seed, as `cuzk prove --rs-seed`), so that a test can
+     * hold the engine's proofs to the CLI's byte for byte; "" = fresh r, s.
+     * Such proofs have no zero knowledge. */
+    char test_rs_seed[132];
+    /* TEST ONLY: a pce's coefficient dictionary is corrupted in memory when
+     * it is loaded, so that its proofs fail self-verification (engine/pce.c). */
+    int test_pce_flip;
     /* TEST ONLY (gpus.simulate): N > 0 proves on N simulated devices, each the
      * CPU backend with its own workers, resident sets and memory figure, so
      * multi-device scheduling runs in CI.  0 = real devices. */
     unsigned simulate_devices;
     /* TEST ONLY: bit k set makes every call on device k fail as a device fault
-     * (CUZK_TEST_FAIL_DEVICE=k[,k...] in the environment does too). */
+     * (the daemon and `cuzk bench engine` set it from CUZK_TEST_FAIL_DEVICE=k[,k...]). */
     uint32_t test_fail_devices;
     /* TEST ONLY: a simulated device's call lasts at least this long, as a GPU's would. */
     unsigned test_device_delay_ms;

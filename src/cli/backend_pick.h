@@ -8,9 +8,14 @@
 #include "field/fr.h"
 #include "groth16/backend.h"
 
-/* name NULL or "cpu": the CPU backend; "cuda": the GPU one.  NULL after a
+/* name NULL or "cpu": the CPU backend; "cuda": GPU cli_gpu_ordinal()'s,
+ * opened once per process and closed by cli_backends_close.  NULL after a
  * message naming why (unknown name, no nvcc in this build, no usable GPU). */
 const groth16_backend *cli_pick_backend(const char *name);
+/* Closes the backends cli_pick_backend opened (main.c, after the command). */
+void cli_backends_close(void);
+/* The GPU a command uses: CUZK_GPU in the environment, else 0. */
+int cli_gpu_ordinal(void);
 
 /* TEST ONLY: r and s for proof number k derived from a hex seed
  * (groth16_rs_from_seed: SHA-256 of seed || "r"/"s" || k, reduced mod r), so

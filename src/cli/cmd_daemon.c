@@ -18,6 +18,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "cli/engine_devices.h"
 #include "cuzk/engine.h"
 #include "cuzk/version.h"
 #include "engine/providers.h"
@@ -59,6 +60,8 @@ static void sd_notify_msg(const char *msg) {
            (socklen_t)(offsetof(struct sockaddr_un, sun_path) + n));
     close(fd);
 }
+
+static int serve(const cuzk_config *cfg, const sigset_t *sigs, char *err);
 
 int cmd_daemon(int argc, char **argv) {
     static const struct option longopts[] = {{"config", required_argument, NULL, 'c'},
@@ -177,7 +180,17 @@ int cmd_daemon(int argc, char **argv) {
         slog(SLOG_ERROR, "daemon", "cannot start error=\"%s\"", err);
         return 1;
     }
-    cuzk_engine *engine = cuzk_engine_new(&cfg.engine, err);
+    cli_engine_test_hooks(&cfg.engine);
+    cli_engine_devices devices;
+    cli_engine_devices_open(&devices, &cfg.engine);
+    int rc = serve(&cfg, &sigs, err);
+    cli_engine_devices_close(&devices);
+    return rc;
+}
+
+/* The engine on its devices, the gRPC and HTTP listeners, until a signal. */
+static int serve(const cuzk_config *cfg, const sigset_t *sigs, char *err) {
+    cuzk_engine *engine = cuzk_engine_new(&cfg->engine, err);
     if (engine == NULL) {
         slog(SLOG_ERROR, "daemon", "engine failed to start error=\"%s\"", err);
         return 1;
@@ -187,15 +200,15 @@ int cmd_daemon(int argc, char **argv) {
         cuzk_engine_free(engine);
         return 1;
     }
-    grpc_service *svc = grpc_service_start(engine, &cfg.daemon, err);
+    grpc_service *svc = grpc_service_start(engine, &cfg->daemon, err);
     if (svc == NULL) {
         slog(SLOG_ERROR, "daemon", "gRPC listener failed error=\"%s\"", err);
         cuzk_engine_free(engine);
         return 1;
     }
     http_status *http = NULL;
-    if (cfg.daemon.status_listen[0]) {
-        http = http_status_start(engine, cfg.daemon.status_listen, err);
+    if (cfg->daemon.status_listen[0]) {
+        http = http_status_start(engine, cfg->daemon.status_listen, err);
         if (http == NULL) {
             slog(SLOG_ERROR, "daemon", "status listener failed error=\"%s\"", err);
             grpc_service_finish(svc, 0);
@@ -207,15 +220,15 @@ int cmd_daemon(int argc, char **argv) {
     slog(SLOG_INFO, "daemon", "ready");
 
     int sig = 0;
-    while (sigwait(&sigs, &sig) != 0)
+    while (sigwait(sigs, &sig) != 0)
         ;
     slog(SLOG_INFO, "daemon", "draining signal=%s shutdown=%s",
          sig == SIGTERM ? "SIGTERM" : "SIGINT",
-         cfg.engine.cancel_running_on_shutdown ? "cancel" : "finish");
+         cfg->engine.cancel_running_on_shutdown ? "cancel" : "finish");
     sd_notify_msg("STOPPING=1");
     grpc_service_stop_accepting(svc);
     cuzk_engine_shutdown(engine);
-    grpc_service_finish(svc, cfg.daemon.shutdown_timeout_ms);
+    grpc_service_finish(svc, cfg->daemon.shutdown_timeout_ms);
     http_status_stop(http);
     cuzk_engine_free(engine);
     slog(SLOG_INFO, "daemon", "stopped");

@@ -190,7 +190,8 @@ int cmd_prove(int argc, char **argv) {
         porep_params_free(&lp);
         return 2;
     }
-    if (be->prove(&proof, &part, 1, &lp.d, NULL, NULL, a.threads, &t, &err) == GROTH16_OK &&
+    if (groth16_backend_prove(be, &proof, &part, 1, &lp.d, NULL, NULL, a.threads, &t, &err) ==
+            GROTH16_OK &&
         groth16_pvk_prepare(&pvk, &lp.gp.vk, &err) == GROTH16_OK) {
         /* never hand out a proof that does not verify */
         if (groth16_verify(&pvk, &proof, part.input + 1, part.num_inputs - 1, &err) == GROTH16_OK) {
@@ -347,7 +348,7 @@ int cmd_bench_prove(int argc, char **argv) {
         double synth = timing_now_ms() - ts;
         groth16_proof proof;
         groth16_prove_timing t;
-        if (be->prove(&proof, &part, 1, &d, NULL, NULL, a.threads, &t, &err)) {
+        if (groth16_backend_prove(be, &proof, &part, 1, &d, NULL, NULL, a.threads, &t, &err)) {
             fprintf(stderr, "cuzk bench: %s\n", err.msg);
             rc = 1;
         } else {

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/backend_pick.h"
 #include "cli/cmd_graph.h"
 #include "cli/cmd_c1.h"
 #include "cli/cmd_circuit.h"
@@ -199,8 +200,11 @@ int main(int argc, char **argv) {
     if (argc < 2)
         return usage(stderr);
     const command *c = find(argc, argv);
-    if (c)
-        return c->run(argc - c->skip, argv + c->skip);
+    if (c) {
+        int rc = c->run(argc - c->skip, argv + c->skip);
+        cli_backends_close();
+        return rc;
+    }
     fprintf(stderr, "cuzk: unknown command \"%s\"\n", argv[1]);
     return usage(stderr);
 }

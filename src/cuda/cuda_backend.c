@@ -1,7 +1,6 @@
-/* The default prover behind cuda_backend() (cuda_backend.h): one cuda_prover,
- * opened on first use on the chosen GPU.  The lock guards the pointer's life
- * (a release while a proof runs waits for it); the prover serializes its own
- * calls.  Several GPUs in one process are several cuda_provers. */
+/* The CUDA backend as an object (cuda_backend.h): a groth16_backend whose
+ * self is one GPU's slot.  The slot's lock guards the prover's life (a close
+ * while a proof runs waits for it); the prover serializes its own calls. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,222 +8,138 @@
 #include "cuda/cuda_backend.h"
 #include "cuda/cuda_device.h"
 
-static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
-static cuda_prover *g_default;
-static int g_ordinal = -1; /* -1: CUZK_GPU, else 0 */
-
-static int ordinal_wanted(void) {
-    if (g_ordinal >= 0)
-        return g_ordinal;
-    const char *env = getenv("CUZK_GPU");
-    return env && *env ? atoi(env) : 0;
-}
-
-static groth16_status cuda_prove(groth16_proof *proofs, const r1cs_partition *parts, size_t n,
-                                 const groth16_params_data *srs, const fr *r, const fr *s,
-                                 unsigned threads, groth16_prove_timing *timing,
-                                 groth16_error *err) {
-    pthread_mutex_lock(&g_lock);
-    cuda_error e = {CUDA_OK, ""};
-    groth16_status st;
-    if (!g_default && cuda_prover_create(&g_default, ordinal_wanted(), &e))
-        st = groth16_fail(err,
-                          e.status == CUDA_ERR_NO_MEMORY ? GROTH16_ERR_NO_MEMORY : GROTH16_ERR_IO,
-                          "cuda: %s", e.msg);
-    else
-        st = cuda_prover_prove(g_default, proofs, parts, n, srs, r, s, threads, timing, err);
-    pthread_mutex_unlock(&g_lock);
-    return st;
-}
-
-static void cuda_forget(const groth16_params_data *srs) {
-    pthread_mutex_lock(&g_lock);
-    if (g_default)
-        cuda_prover_forget(g_default, srs);
-    pthread_mutex_unlock(&g_lock);
-}
-
-static void cuda_forget_pce(const struct r1cs_pce *pce) {
-    pthread_mutex_lock(&g_lock);
-    if (g_default)
-        cuda_prover_forget_pce(g_default, pce);
-    pthread_mutex_unlock(&g_lock);
-}
-
-static const groth16_backend g_backend = {"cuda", cuda_prove,      cuda_forget,
-                                          1,      cuda_forget_pce, NULL};
-
-const groth16_backend *cuda_backend_why(char *why, size_t whylen) {
-    char msg[256] = "";
-    int n = cuda_device_count(msg, sizeof msg);
-    if (n <= 0) {
-        if (why && whylen)
-            snprintf(why, whylen, "%s", n < 0 ? msg : "no CUDA device visible");
-        return NULL;
-    }
-    return &g_backend;
-}
-
-const groth16_backend *cuda_backend(void) { return cuda_backend_why(NULL, 0); }
-
-int cuda_backend_set_device(int ordinal) {
-    pthread_mutex_lock(&g_lock);
-    int rc = g_default && cuda_prover_ordinal(g_default) != ordinal ? -1 : 0;
-    if (!rc)
-        g_ordinal = ordinal;
-    pthread_mutex_unlock(&g_lock);
-    return rc;
-}
-
-int cuda_backend_device(void) {
-    pthread_mutex_lock(&g_lock);
-    int o = g_default ? cuda_prover_ordinal(g_default) : ordinal_wanted();
-    pthread_mutex_unlock(&g_lock);
-    return o;
-}
-
-unsigned cuda_backend_resident_sets(void) {
-    pthread_mutex_lock(&g_lock);
-    unsigned n = g_default ? cuda_prover_resident_sets(g_default) : 0;
-    pthread_mutex_unlock(&g_lock);
-    return n;
-}
-
-void cuda_backend_release(void) {
-    pthread_mutex_lock(&g_lock);
-    cuda_prover_destroy(g_default);
-    g_default = NULL;
-    pthread_mutex_unlock(&g_lock);
-}
-
-/* ---- one backend per GPU ----------------------------------------------------------- */
-
-/* groth16_backend carries no context, so each ordinal has its own pair of
- * entry points; each slot's lock guards its prover's life as g_lock does. */
 typedef struct {
+    groth16_backend be; /* first: the object handed out */
     pthread_mutex_t lock;
     cuda_prover *p;
-} gpu_slot;
-
-static gpu_slot g_slots[CUDA_BACKEND_MAX_GPUS] = {
-#define SLOT_INIT \
-    { PTHREAD_MUTEX_INITIALIZER, NULL }
-    SLOT_INIT, SLOT_INIT, SLOT_INIT, SLOT_INIT, SLOT_INIT, SLOT_INIT, SLOT_INIT, SLOT_INIT,
-    SLOT_INIT, SLOT_INIT, SLOT_INIT, SLOT_INIT, SLOT_INIT, SLOT_INIT, SLOT_INIT, SLOT_INIT,
-#undef SLOT_INIT
-};
+    int ordinal;
+} cuda_slot;
 
 /* Under the slot's lock: its prover, opened on first use.  0, or the
  * failure in err. */
-static groth16_status slot_open(gpu_slot *sl, int o, groth16_error *err) {
+static groth16_status slot_open(cuda_slot *sl, groth16_error *err) {
     cuda_error e = {CUDA_OK, ""};
-    if (sl->p || !cuda_prover_create(&sl->p, o, &e))
+    if (sl->p || !cuda_prover_create(&sl->p, sl->ordinal, &e))
         return GROTH16_OK;
     return groth16_fail(err,
                         e.status == CUDA_ERR_NO_MEMORY ? GROTH16_ERR_NO_MEMORY : GROTH16_ERR_IO,
-                        "cuda (GPU %d): %s", o, e.msg);
+                        "cuda (GPU %d): %s", sl->ordinal, e.msg);
 }
 
-static groth16_status slot_prove(int o, groth16_proof *proofs, const r1cs_partition *parts,
+static groth16_status slot_prove(void *self, groth16_proof *proofs, const r1cs_partition *parts,
                                  size_t n, const groth16_params_data *srs, const fr *r, const fr *s,
                                  unsigned threads, groth16_prove_timing *timing,
                                  groth16_error *err) {
-    gpu_slot *sl = &g_slots[o];
+    cuda_slot *sl = self;
     pthread_mutex_lock(&sl->lock);
-    groth16_status st = slot_open(sl, o, err);
+    groth16_status st = slot_open(sl, err);
     if (st == GROTH16_OK)
         st = cuda_prover_prove(sl->p, proofs, parts, n, srs, r, s, threads, timing, err);
     pthread_mutex_unlock(&sl->lock);
     return st;
 }
 
-static groth16_status slot_preload(int o, const groth16_params_data *srs, unsigned threads,
+static groth16_status slot_preload(void *self, const groth16_params_data *srs, unsigned threads,
                                    groth16_error *err) {
-    gpu_slot *sl = &g_slots[o];
+    cuda_slot *sl = self;
     pthread_mutex_lock(&sl->lock);
-    groth16_status st = slot_open(sl, o, err);
+    groth16_status st = slot_open(sl, err);
     if (st == GROTH16_OK)
         st = cuda_prover_preload(sl->p, srs, threads, err);
     pthread_mutex_unlock(&sl->lock);
     return st;
 }
 
-static void slot_forget(int o, const groth16_params_data *srs) {
-    gpu_slot *sl = &g_slots[o];
+static void slot_forget(void *self, const groth16_params_data *srs) {
+    cuda_slot *sl = self;
     pthread_mutex_lock(&sl->lock);
     if (sl->p)
         cuda_prover_forget(sl->p, srs);
     pthread_mutex_unlock(&sl->lock);
 }
 
-static void slot_forget_pce(int o, const struct r1cs_pce *pce) {
-    gpu_slot *sl = &g_slots[o];
+static void slot_forget_pce(void *self, const struct r1cs_pce *pce) {
+    cuda_slot *sl = self;
     pthread_mutex_lock(&sl->lock);
     if (sl->p)
         cuda_prover_forget_pce(sl->p, pce);
     pthread_mutex_unlock(&sl->lock);
 }
 
-#define SLOT_FNS(o)                                                                            \
-    static groth16_status slot_prove_##o(                                                      \
-        groth16_proof *pr, const r1cs_partition *pa, size_t n, const groth16_params_data *srs, \
-        const fr *r, const fr *s, unsigned t, groth16_prove_timing *tm, groth16_error *er) {   \
-        return slot_prove(o, pr, pa, n, srs, r, s, t, tm, er);                                 \
-    }                                                                                          \
-    static void slot_forget_##o(const groth16_params_data *srs) { slot_forget(o, srs); }       \
-    static void slot_forget_pce_##o(const struct r1cs_pce *pce) { slot_forget_pce(o, pce); }   \
-    static groth16_status slot_preload_##o(const groth16_params_data *srs, unsigned t,         \
-                                           groth16_error *er) {                                \
-        return slot_preload(o, srs, t, er);                                                    \
-    }
-SLOT_FNS(0)
-SLOT_FNS(1)
-SLOT_FNS(2)
-SLOT_FNS(3)
-SLOT_FNS(4)
-SLOT_FNS(5)
-SLOT_FNS(6)
-SLOT_FNS(7)
-SLOT_FNS(8)
-SLOT_FNS(9)
-SLOT_FNS(10)
-SLOT_FNS(11)
-SLOT_FNS(12)
-SLOT_FNS(13)
-SLOT_FNS(14)
-SLOT_FNS(15)
-#undef SLOT_FNS
+/* The runtime's queries need no prover (and no lock). */
+static int slot_info(void *self, groth16_device_info *out, char *err, size_t cap) {
+    cuda_slot *sl = self;
+    cuda_device_info info;
+    size_t free_b = 0, total_b = 0;
+    if (cuda_device_query(sl->ordinal, &info, err, cap) ||
+        cuda_device_memory(sl->ordinal, &free_b, &total_b, err, cap))
+        return -1;
+    snprintf(out->name, sizeof out->name, "%s", info.name);
+    out->mem_free = free_b;
+    out->mem_total = total_b;
+    return 0;
+}
 
-#define SLOT_BE(o) \
-    { "cuda", slot_prove_##o, slot_forget_##o, 1, slot_forget_pce_##o, slot_preload_##o }
-static const groth16_backend g_slot_backends[CUDA_BACKEND_MAX_GPUS] = {
-    SLOT_BE(0),  SLOT_BE(1),  SLOT_BE(2),  SLOT_BE(3),  SLOT_BE(4),  SLOT_BE(5),
-    SLOT_BE(6),  SLOT_BE(7),  SLOT_BE(8),  SLOT_BE(9),  SLOT_BE(10), SLOT_BE(11),
-    SLOT_BE(12), SLOT_BE(13), SLOT_BE(14), SLOT_BE(15),
-};
-#undef SLOT_BE
+static void slot_close(groth16_backend *b) {
+    cuda_slot *sl = (cuda_slot *)b;
+    pthread_mutex_lock(&sl->lock);
+    cuda_prover_destroy(sl->p);
+    sl->p = NULL;
+    pthread_mutex_unlock(&sl->lock);
+    pthread_mutex_destroy(&sl->lock);
+    free(sl);
+}
 
-const groth16_backend *cuda_backend_for(int ordinal, char *why, size_t whylen) {
+groth16_backend *cuda_backend_open(int ordinal, char *why, size_t whylen) {
     char msg[256] = "";
     int n = cuda_device_count(msg, sizeof msg);
-    if (n <= 0 || ordinal < 0 || ordinal >= n || ordinal >= CUDA_BACKEND_MAX_GPUS) {
+    if (n <= 0 || ordinal < 0 || ordinal >= n) {
         if (why && whylen) {
             if (n < 0)
                 snprintf(why, whylen, "%s", msg);
+            else if (n == 0)
+                snprintf(why, whylen, "no CUDA device visible");
             else
-                snprintf(why, whylen, "no GPU %d (%d visible, at most %d used)", ordinal, n,
-                         CUDA_BACKEND_MAX_GPUS);
+                snprintf(why, whylen, "no GPU %d (%d visible)", ordinal, n);
         }
         return NULL;
     }
-    return &g_slot_backends[ordinal];
+    cuda_slot *sl = calloc(1, sizeof *sl);
+    if (!sl) {
+        if (why && whylen)
+            snprintf(why, whylen, "out of memory");
+        return NULL;
+    }
+    pthread_mutex_init(&sl->lock, NULL);
+    sl->ordinal = ordinal;
+    sl->be = (groth16_backend){.name = "cuda",
+                               .self = sl,
+                               .prove = slot_prove,
+                               .forget = slot_forget,
+                               .abc_on_device = 1,
+                               .forget_pce = slot_forget_pce,
+                               .preload = slot_preload,
+                               .info = slot_info,
+                               .close = slot_close};
+    return &sl->be;
 }
 
-void cuda_backend_release_all(void) {
-    for (int o = 0; o < CUDA_BACKEND_MAX_GPUS; o++) {
-        pthread_mutex_lock(&g_slots[o].lock);
-        cuda_prover_destroy(g_slots[o].p);
-        g_slots[o].p = NULL;
-        pthread_mutex_unlock(&g_slots[o].lock);
-    }
+cuda_prover *cuda_backend_prover(const groth16_backend *b) {
+    cuda_slot *sl = b && b->close == slot_close ? (cuda_slot *)b : NULL;
+    if (!sl)
+        return NULL;
+    pthread_mutex_lock(&sl->lock);
+    cuda_prover *p = sl->p;
+    pthread_mutex_unlock(&sl->lock);
+    return p;
+}
+
+unsigned cuda_backend_resident_sets(const groth16_backend *b) {
+    cuda_slot *sl = b && b->close == slot_close ? (cuda_slot *)b : NULL;
+    if (!sl)
+        return 0;
+    pthread_mutex_lock(&sl->lock);
+    unsigned n = sl->p ? cuda_prover_resident_sets(sl->p) : 0;
+    pthread_mutex_unlock(&sl->lock);
+    return n;
 }

@@ -9,9 +9,7 @@
  * witness buffers.  A process may hold one per GPU.  Its calls are
  * serialized by its own lock, so any thread may call them.
  *
- * The groth16_backend of cuda_backend() proves on a default prover, opened on
- * first use on GPU cuda_backend_device() (CUZK_GPU in the environment,
- * default 0) and closed by cuda_backend_release. */
+ * cuda_backend_open wraps one prover as a groth16_backend object. */
 #ifndef CUZK_CUDA_BACKEND_H
 #define CUZK_CUDA_BACKEND_H
 
@@ -62,32 +60,21 @@ cuda_status cuda_prover_abc(cuda_prover *p, const r1cs_partition *deferred, fr *
  * caps it, default 4; least recently used out first). */
 unsigned cuda_prover_resident_sets(cuda_prover *p);
 
-/* ---- the default prover --------------------------------------------------------- */
+/* ---- the backend object ----------------------------------------------------------- */
 
-/* The backend, or NULL when no usable GPU is present (the reason goes to
- * why, if given). */
-const groth16_backend *cuda_backend(void);
-const groth16_backend *cuda_backend_why(char *why, size_t whylen);
-/* Selects the default prover's GPU by ordinal before first use (default:
- * CUZK_GPU, else 0).  -1 if it already runs on another device. */
-int cuda_backend_set_device(int ordinal);
-/* The ordinal in use (or to be used). */
-int cuda_backend_device(void);
-/* cuda_prover_resident_sets of the default prover (0 before first use). */
-unsigned cuda_backend_resident_sets(void);
-/* Closes the default prover (a later proof opens it again). */
-void cuda_backend_release(void);
-
-/* ---- one backend per GPU (the engine's devices) ---------------------------------- */
-
-/* The backend that proves on GPU `ordinal` (0 .. CUDA_BACKEND_MAX_GPUS-1),
- * with its own prover opened on first use and kept until
- * cuda_backend_release_all; NULL (reason in why) when the ordinal is out of
- * range or no such GPU is visible.  Its forget drops that GPU's copy only. */
-#define CUDA_BACKEND_MAX_GPUS 16
-const groth16_backend *cuda_backend_for(int ordinal, char *why, size_t whylen);
-/* Closes every prover opened by cuda_backend_for. */
-void cuda_backend_release_all(void);
+/* A groth16_backend that proves on GPU `ordinal`, owned by the caller
+ * (groth16_backend_close), whatever layer holds it: the engine's devices and
+ * the CLI's --backend cuda alike.  Its prover (cuda_prover) is opened on
+ * first use, so that a GPU that cannot be opened fails its first call as a
+ * device fault; its calls are serialized, so any thread may make them.
+ * NULL, with the reason in why, when no such GPU is visible or memory is
+ * short. */
+groth16_backend *cuda_backend_open(int ordinal, char *why, size_t whylen);
+/* The prover behind a backend from cuda_backend_open (NULL before its first
+ * use), for the device checks and benchmarks that look inside it. */
+cuda_prover *cuda_backend_prover(const groth16_backend *b);
+/* cuda_prover_resident_sets of the backend's prover (0 before first use). */
+unsigned cuda_backend_resident_sets(const groth16_backend *b);
 
 #ifdef __cplusplus
 }

@@ -2,7 +2,6 @@
 #include "engine/device.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "util/switches.h"
@@ -56,8 +55,7 @@ void device_use(engine_device *d, const srs_set *s, double now_ms) {
 }
 
 uint64_t device_forget(engine_device *d, const srs_set *s) {
-    if (d->backend && d->backend->forget)
-        d->backend->forget(&s->data);
+    groth16_backend_forget(d->backend, &s->data);
     return device_drop(d, s);
 }
 
@@ -122,21 +120,4 @@ void device_status(const engine_device *d, double now_ms, cuzk_device_status *o)
     o->calls = d->calls;
     o->faults = d->faults;
     o->busy_ms = d->busy_ms + (d->busy ? now_ms - d->busy_since : 0);
-}
-
-uint32_t device_test_fail_env(void) {
-    const char *v = getenv("CUZK_TEST_FAIL_DEVICE");
-    uint32_t mask = 0;
-    while (v && *v) {
-        char *end;
-        long k = strtol(v, &end, 10);
-        if (end == v)
-            break;
-        if (k >= 0 && k < 32)
-            mask |= 1u << k;
-        v = *end == ',' ? end + 1 : end;
-        if (*end && *end != ',')
-            break;
-    }
-    return mask;
 }

@@ -81,7 +81,5 @@ void device_end(engine_device *d, double now_ms);
 void device_fail(engine_device *d, const char *why);
 /* Fills a status entry (circuit ids of the resident sets, LRU order). */
 void device_status(const engine_device *d, double now_ms, cuzk_device_status *out);
-/* The fault mask from CUZK_TEST_FAIL_DEVICE ("k" or "k,l,..."), 0 when unset. */
-uint32_t device_test_fail_env(void);
 
 #endif

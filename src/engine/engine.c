@@ -16,10 +16,6 @@
 #include <string.h>
 #include <time.h>
 
-#ifdef CUZK_HAVE_CUDA
-#include "cuda/cuda_backend.h"
-#include "cuda/cuda_device.h"
-#endif
 #include "engine/pce.h"
 #include "engine/engine_internal.h"
 #include "engine/pipeline.h"
@@ -39,14 +35,13 @@ static void srs_forget(void *ctx, const groth16_params_data *d) {
         device_forget(&e->devices[i], s);
 }
 
-/* The prover devices (device.h): simulated ones for tests, else one per GPU
- * in gpus.devices (default: every GPU the runtime reports), else the CPU
- * backend. */
+/* The prover devices (device.h): simulated ones for tests, else those the
+ * caller handed in (config's prover_devices), else the CPU backend. */
 static void devices_init(cuzk_engine *e) {
     const cuzk_engine_config *c = &e->cfg;
     unsigned w = c->gpu_workers_per_device ? c->gpu_workers_per_device : 1;
     char name[64];
-    e->fail_mask = c->test_fail_devices | device_test_fail_env();
+    e->fail_mask = c->test_fail_devices;
     if (c->simulate_devices) {
         unsigned n =
             c->simulate_devices < ENGINE_MAX_DEVICES ? c->simulate_devices : ENGINE_MAX_DEVICES;
@@ -58,34 +53,16 @@ static void devices_init(cuzk_engine *e) {
         engine_log("TEST ONLY: gpus.simulate: %u simulated devices on the CPU backend", n);
         return;
     }
-#ifdef CUZK_HAVE_CUDA
-    if (c->use_gpu) {
-        int ords[ENGINE_MAX_DEVICES];
-        size_t n = 0;
-        char why[256] = "";
-        if (c->n_gpu_devices) {
-            for (size_t i = 0; i < c->n_gpu_devices && n < ENGINE_MAX_DEVICES; i++)
-                ords[n++] = c->gpu_devices[i];
-        } else {
-            int found = cuda_device_count(why, sizeof why);
-            for (int i = 0; i < found && n < ENGINE_MAX_DEVICES; i++)
-                ords[n++] = i;
-        }
-        for (size_t i = 0; i < n; i++) {
-            const groth16_backend *gpu = cuda_backend_for(ords[i], why, sizeof why);
-            if (!gpu) {
-                engine_log("GPU %d not usable (%s): left out", ords[i], why);
-                continue;
-            }
-            snprintf(name, sizeof name, "gpu%d", ords[i]);
-            device_init(&e->devices[e->n_devices], e->n_devices, ords[i], name, 0, gpu, w);
-            e->n_devices++;
-        }
-        if (e->n_devices)
-            return;
-        engine_log("no usable GPU (%s): proving on the CPU backend", why[0] ? why : "none listed");
+    for (size_t i = 0; i < c->n_prover_devices && e->n_devices < ENGINE_MAX_DEVICES; i++) {
+        const struct cuzk_prover_device *pd = &c->prover_devices[i];
+        if (!pd->backend)
+            continue;
+        device_init(&e->devices[e->n_devices], e->n_devices, pd->ordinal, pd->name, 0, pd->backend,
+                    pd->ordinal >= 0 ? w : 1);
+        e->n_devices++;
     }
-#endif
+    if (e->n_devices)
+        return;
     /* the CPU backend: one call at a time, prover_threads wide */
     device_init(&e->devices[0], 0, -1, "cpu", 0, &groth16_backend_cpu, 1);
     e->n_devices = 1;
@@ -686,8 +663,8 @@ cuzk_status cuzk_engine_evict_srs_device(cuzk_engine *e, const char *circuit_id,
     pthread_mutex_unlock(&e->mu);
     /* outside the lock: a GPU's forget waits for the call in progress there
      * (the key is only compared, and a set's struct lives as long as the engine) */
-    if (be && be->forget)
-        be->forget(&s->data);
+    if (be)
+        groth16_backend_forget(be, &s->data);
     return st;
 }
 

@@ -138,12 +138,11 @@ static engine_pce *lru_idle(cuzk_engine *e, const char *keep) {
     return lru;
 }
 
-/* TEST ONLY: CUZK_TEST_ONLY_PCE_FLIP set makes the pce's dictionary a copy
+/* TEST ONLY: the config's test_pce_flip makes the pce's dictionary a copy
  * with one general coefficient changed, so that its a/b/c are wrong and the
  * proof fails self-verification (the classic retry's test). */
-static void test_flip(engine_pce *p) {
-    const char *v = getenv("CUZK_TEST_ONLY_PCE_FLIP");
-    if (!v || !*v || p->pce.dict_len < 3)
+static void test_flip(const cuzk_engine *e, engine_pce *p) {
+    if (!e->cfg.test_pce_flip || p->pce.dict_len < 3)
         return;
     fr *d = malloc(p->pce.dict_len * sizeof *d);
     if (!d)
@@ -169,8 +168,7 @@ static void release(engine_pce *p) {
 /* A GPU keeps a copy of the matrices it evaluated: dropped before they are. */
 static void forget_on_devices(cuzk_engine *e, engine_pce *p) {
     for (unsigned d = 0; d < e->n_devices; d++)
-        if (e->devices[d].backend && e->devices[d].backend->forget_pce)
-            e->devices[d].backend->forget_pce(&p->pce);
+        groth16_backend_forget_pce(e->devices[d].backend, &p->pce);
 }
 
 static void unmap(cuzk_engine *e, engine_pce *p, const char *why) {
@@ -205,7 +203,7 @@ static void admit(cuzk_engine *e, engine_pce *p) {
     if (engine_pce_make_room(e, p->bytes, NULL)) {
         mem_take_pce(&e->mem, p->bytes);
         p->state = ENGINE_PCE_READY;
-        test_flip(p);
+        test_flip(e, p);
         return;
     }
     slog(SLOG_WARN, "pce",

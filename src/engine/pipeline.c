@@ -94,18 +94,18 @@ int pipeline_can_release(void *ctx) {
 
 /* ---- proving -------------------------------------------------------------------- */
 
-/* TEST ONLY: with CUZK_TEST_ONLY_RS_SEED set, every proof of partition k
+/* TEST ONLY: with the config's test_rs_seed set, every proof of partition k
  * takes r, s from groth16_rs_from_seed(seed, k), as `cuzk prove porep
  * --rs-seed` does, so a test can hold the daemon's proofs to the CLI's byte
  * for byte.  Such proofs have no zero knowledge: the engine says so loudly. */
-static const char *test_rs_seed(void) {
-    const char *seed = getenv("CUZK_TEST_ONLY_RS_SEED");
+static const char *test_rs_seed(const cuzk_engine *e) {
+    const char *seed = e->cfg.test_rs_seed;
     fr r, s;
     char why[256];
-    if (!seed || !*seed)
+    if (!seed[0])
         return NULL;
     if (groth16_rs_from_seed(&r, &s, seed, 0, why, sizeof why)) {
-        engine_log("CUZK_TEST_ONLY_RS_SEED ignored: %s", why);
+        engine_log("test_rs_seed ignored: %s", why);
         return NULL;
     }
     engine_log("WARNING: CUZK_TEST_ONLY_RS_SEED fixes every proof's r and s: these proofs are "
@@ -179,37 +179,19 @@ static void no_device_error(const cuzk_engine *e, char *out, size_t cap) {
                               e->devices[i].name, e->devices[i].why);
 }
 
-/* The replayed call: groth16_prove_checked's self-verification and its CPU
- * retry run over the device call already made (device_call), so that a
- * device fault is told from the job's own failure before any retry. */
-static _Thread_local struct {
-    groth16_status st;
-    char msg[GROTH16_MSG_BYTES];
-} replay;
-
-static groth16_status replay_prove(groth16_proof *proofs, const r1cs_partition *parts, size_t n,
-                                   const groth16_params_data *srs, const fr *r, const fr *s,
-                                   unsigned threads, groth16_prove_timing *timing,
-                                   groth16_error *err) {
-    (void)proofs, (void)parts, (void)n, (void)srs, (void)r, (void)s, (void)threads, (void)timing;
-    if (replay.st == GROTH16_OK)
-        return GROTH16_OK;
-    return groth16_fail(err, replay.st, "%s", replay.msg);
-}
-
-/* One backend call on d (the lock not held): GROTH16_ERR_IO from a GPU or a
- * simulated device, or an injected fault, is the device's fault. */
+/* One backend call on d (the lock not held), its outcome in *st and msg
+ * (GROTH16_MSG_BYTES).  -1: the failure is the device's (GROTH16_ERR_IO from
+ * a GPU or a simulated device, or an injected fault), not the job's. */
 static int device_call(cuzk_engine *e, engine_device *d, int inject, groth16_proof *proofs,
-                       const engine_group *g, size_t m, const fr *rs, double *ms, char *why,
-                       size_t cap) {
+                       const engine_group *g, size_t m, const fr *rs, double *ms,
+                       groth16_status *st, char *msg) {
     groth16_error ge = {0};
     double t0 = engine_now(e);
-    groth16_status st;
     if (inject)
-        st = groth16_fail(&ge, GROTH16_ERR_IO, "injected fault (TEST ONLY)");
+        *st = groth16_fail(&ge, GROTH16_ERR_IO, "injected fault (TEST ONLY)");
     else
-        st = d->backend->prove(proofs, g->parts, m, &g->batch->srs->data, rs, rs ? rs + m : NULL,
-                               e->prover_threads, NULL, &ge);
+        *st = groth16_backend_prove(d->backend, proofs, g->parts, m, &g->batch->srs->data, rs,
+                                    rs ? rs + m : NULL, e->prover_threads, NULL, &ge);
     if (d->simulated && e->cfg.test_device_delay_ms) {
         double left = e->cfg.test_device_delay_ms - (engine_now(e) - t0);
         if (left > 0) {
@@ -219,13 +201,8 @@ static int device_call(cuzk_engine *e, engine_device *d, int inject, groth16_pro
         }
     }
     *ms = engine_now(e) - t0;
-    replay.st = st;
-    snprintf(replay.msg, sizeof replay.msg, "%s", ge.msg);
-    if (st == GROTH16_ERR_IO && (inject || d->simulated || d->ordinal >= 0)) {
-        snprintf(why, cap, "%s", ge.msg);
-        return -1;
-    }
-    return 0;
+    snprintf(msg, GROTH16_MSG_BYTES, "%s", ge.msg);
+    return *st == GROTH16_ERR_IO && (inject || d->simulated || d->ordinal >= 0) ? -1 : 0;
 }
 
 /* Fails every live member of g with msg. */
@@ -273,7 +250,7 @@ static void *prover_main(void *arg) {
     struct engine_prover_arg *pa = arg;
     cuzk_engine *e = pa->e;
     engine_device *d = pa->d;
-    const char *seed = test_rs_seed();
+    const char *seed = test_rs_seed(e);
     pthread_mutex_lock(&e->mu);
     for (;;) {
         engine_group **pp;
@@ -326,9 +303,6 @@ static void *prover_main(void *arg) {
         const srs_set *s = g->batch->srs;
         int verify = e->cfg.self_verify;
         int inject = d->index < 32 && (e->fail_mask >> d->index & 1);
-        /* the replay carries the device backend's name into messages */
-        const groth16_backend replay_backend = {
-            d->backend->name, replay_prove, NULL, 0, NULL, NULL};
         /* taken now: the timeline's start follows the order groups are taken */
         double tw = engine_now(e);
         pthread_mutex_unlock(&e->mu);
@@ -337,16 +311,17 @@ static void *prover_main(void *arg) {
         groth16_proof_check *chk = calloc(m, sizeof *chk);
         double tp0 = tw, tp1 = tp0, prove_ms = 0;
         fr *rs = NULL;
-        char fault[256] = "";
+        char fault[GROTH16_MSG_BYTES] = "";
+        groth16_status st = GROTH16_OK;
         int faulted = 0;
         int verify_failures = 0, oom = !proofs || !chk || fixed_rs(&rs, seed, g->partition, m) != 0;
         if (!oom)
-            faulted = device_call(e, d, inject, proofs, g, m, rs, &prove_ms, fault, sizeof fault);
+            faulted = device_call(e, d, inject, proofs, g, m, rs, &prove_ms, &st, fault);
         if (!oom && !faulted) {
             /* self-verify, re-prove a failure once on the CPU backend */
-            const groth16_prove_opts o = {&replay_backend, e->prover_threads, rs,
-                                          rs ? rs + m : NULL, verify};
-            groth16_prove_checked(proofs, chk, g->parts, m, &s->data, &s->pvk, &o, NULL, NULL);
+            const groth16_prove_opts o = {d->backend, e->prover_threads, rs, rs ? rs + m : NULL,
+                                          verify};
+            groth16_check_proofs(proofs, chk, g->parts, m, &s->data, &s->pvk, &o, st, fault);
             for (size_t k = 0; k < m; k++) { /* a PCE partition's failure: classic, once */
                 const groth16_prove_opts o1 = {d->backend, e->prover_threads, rs ? rs + k : NULL,
                                                rs ? rs + m + k : NULL, verify};

@@ -23,7 +23,7 @@ typedef struct {
 static void *upload_run(void *arg) {
     upload *u = arg;
     memset(&u->err, 0, sizeof u->err);
-    u->st = u->d->backend->preload(u->data, u->threads, &u->err);
+    u->st = groth16_backend_preload(u->d->backend, u->data, u->threads, &u->err);
     return NULL;
 }
 

@@ -10,10 +10,6 @@
 #include "engine/pce.h"
 #include "engine/engine_internal.h"
 
-#ifdef CUZK_HAVE_CUDA
-#include "cuda/cuda_device.h"
-#endif
-
 void cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *out) {
     memset(out, 0, sizeof *out);
     if (!e)
@@ -67,10 +63,12 @@ void cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *out) {
     }
     /* the GPUs among them, as GetStatus has always listed them */
     out->gpus = n_gpu ? calloc(n_gpu, sizeof *out->gpus) : NULL;
+    const groth16_backend *gpu_be[ENGINE_MAX_DEVICES];
     for (unsigned i = 0; out->gpus && i < e->n_devices; i++) {
         const engine_device *d = &e->devices[i];
         if (d->ordinal < 0)
             continue;
+        gpu_be[out->n_gpus] = d->backend;
         cuzk_gpu_status *g = &out->gpus[out->n_gpus++];
         g->ordinal = (unsigned)d->ordinal;
         snprintf(g->name, sizeof g->name, "%s", d->name);
@@ -78,21 +76,17 @@ void cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *out) {
         g->current_kind = d->kind;
     }
     pthread_mutex_unlock(&e->mu);
-#ifdef CUZK_HAVE_CUDA
-    /* the runtime queries outside the lock: they may take milliseconds */
+    /* the backends' queries outside the lock: a GPU's may take milliseconds */
     for (size_t i = 0; i < out->n_gpus; i++) {
         cuzk_gpu_status *g = &out->gpus[i];
-        cuda_device_info info;
-        size_t free_b = 0, total_b = 0;
+        groth16_device_info info;
         char err[256];
-        if (cuda_device_query((int)g->ordinal, &info, err, sizeof err) == 0)
-            snprintf(g->name, sizeof g->name, "%s", info.name);
-        if (cuda_device_memory((int)g->ordinal, &free_b, &total_b, err, sizeof err) == 0) {
-            g->vram_total_bytes = total_b;
-            g->vram_free_bytes = free_b;
-        }
+        if (groth16_backend_info(gpu_be[i], &info, err, sizeof err))
+            continue;
+        snprintf(g->name, sizeof g->name, "%s", info.name);
+        g->vram_total_bytes = info.mem_total;
+        g->vram_free_bytes = info.mem_free;
     }
-#endif
 }
 
 void cuzk_engine_status_clear(cuzk_engine_status *s) {

@@ -16,7 +16,7 @@ int groth16_params_on_host(const groth16_backend *const *backends, size_t n) {
     if (v == 1 || v == 2)
         return v == 1;
     for (size_t i = 0; i < n; i++)
-        if (!backends[i]->forget) /* it proves from the host's points */
+        if (!groth16_backend_keeps_params(backends[i])) /* it proves from the host's points */
             return 1;
     return n == 0;
 }

@@ -88,27 +88,91 @@ groth16_status groth16_sum_b2_cpu(g2_jac *out, const r1cs_partition *p,
                                   const groth16_params_data *srs, const groth16_shape *shape,
                                   unsigned threads, groth16_error *err);
 
+/* What a backend reports of its device (groth16_backend's info). */
 typedef struct {
+    char name[64];                /* e.g. the GPU's product name */
+    uint64_t mem_free, mem_total; /* device memory in bytes; 0 when unknown */
+} groth16_device_info;
+
+/* A prover backend: an object.  self is its state (NULL for the stateless
+ * CPU backend), passed to every call; a backend opened by a constructor
+ * (cuda_backend_open) is owned by its caller and given back with
+ * groth16_backend_close.  Callers go through the groth16_backend_* wrappers
+ * below. */
+typedef struct groth16_backend groth16_backend;
+struct groth16_backend {
     const char *name;
+    void *self;
     /* As groth16_prove_cpu: n partitions sharing srs; r, s NULL for fresh
      * randomness; timing (n entries) may be NULL. */
-    groth16_status (*prove)(groth16_proof *proofs, const r1cs_partition *parts, size_t n,
-                            const groth16_params_data *srs, const fr *r, const fr *s,
+    groth16_status (*prove)(void *self, groth16_proof *proofs, const r1cs_partition *parts,
+                            size_t n, const groth16_params_data *srs, const fr *r, const fr *s,
                             unsigned threads, groth16_prove_timing *timing, groth16_error *err);
     /* Optional (NULL: nothing to do): the caller is about to free srs's points,
      * so a backend that keeps copies (a GPU's resident bases) drops them. */
-    void (*forget)(const groth16_params_data *srs);
+    void (*forget)(void *self, const groth16_params_data *srs);
     /* 1: evaluates a deferred partition's a/b/c itself (on the device), so
      * synthesis should leave them deferred when the switch gpu_abc is on. */
     int abc_on_device;
     /* Optional: the caller is about to free a recorded circuit (r1cs/pce.h)
      * whose matrices the backend may keep on its device. */
-    void (*forget_pce)(const struct r1cs_pce *pce);
+    void (*forget_pce)(void *self, const struct r1cs_pce *pce);
     /* Optional (NULL: nothing to do): make srs's points resident now (a GPU
      * uploads its bases, decoding a file-backed set on threads threads), so
      * that the first proof with them does not pay for it. */
-    groth16_status (*preload)(const groth16_params_data *srs, unsigned threads, groth16_error *err);
-} groth16_backend;
+    groth16_status (*preload)(void *self, const groth16_params_data *srs, unsigned threads,
+                              groth16_error *err);
+    /* Optional: fills *out (0), or -1 with a message. */
+    int (*info)(void *self, groth16_device_info *out, char *err, size_t cap);
+    /* Optional: frees self and the backend itself (an owned backend). */
+    void (*close)(groth16_backend *b);
+};
+
+static inline groth16_status
+groth16_backend_prove(const groth16_backend *b, groth16_proof *proofs, const r1cs_partition *parts,
+                      size_t n, const groth16_params_data *srs, const fr *r, const fr *s,
+                      unsigned threads, groth16_prove_timing *timing, groth16_error *err) {
+    return b->prove(b->self, proofs, parts, n, srs, r, s, threads, timing, err);
+}
+
+static inline void groth16_backend_forget(const groth16_backend *b,
+                                          const groth16_params_data *srs) {
+    if (b && b->forget)
+        b->forget(b->self, srs);
+}
+
+static inline void groth16_backend_forget_pce(const groth16_backend *b,
+                                              const struct r1cs_pce *pce) {
+    if (b && b->forget_pce)
+        b->forget_pce(b->self, pce);
+}
+
+/* Whether b keeps its own copy of parameter sets (it has forget/preload). */
+static inline int groth16_backend_keeps_params(const groth16_backend *b) { return b && b->forget; }
+
+static inline groth16_status groth16_backend_preload(const groth16_backend *b,
+                                                     const groth16_params_data *srs,
+                                                     unsigned threads, groth16_error *err) {
+    return b->preload ? b->preload(b->self, srs, threads, err) : GROTH16_OK;
+}
+
+/* b's device: 0, or -1 (no such query: "" in err, else its message). */
+static inline int groth16_backend_info(const groth16_backend *b, groth16_device_info *out,
+                                       char *err, size_t cap) {
+    if (b && b->info)
+        return b->info(b->self, out, err, cap);
+    if (err && cap)
+        err[0] = 0;
+    return -1;
+}
+
+/* Closes an owned backend (nothing for the CPU backend); b may be NULL.
+ * An owned backend was allocated by its constructor, so const is only the
+ * holder's promise not to change it. */
+static inline void groth16_backend_close(const groth16_backend *b) {
+    if (b && b->close)
+        b->close((groth16_backend *)b);
+}
 
 /* Whether provers on these backends want a parameter set's points decoded
  * into host memory (switch params_host; automatic: unless every one keeps

@@ -144,8 +144,8 @@ static void retry_cpu(groth16_proof *proof, groth16_proof_check *c, const r1cs_p
     snprintf(first, sizeof first, "%s", c->msg);
     c->retried = 1;
     groth16_error ge = {0};
-    if (groth16_backend_cpu.prove(proof, p, 1, srs, o->r ? &o->r[k] : NULL, o->s ? &o->s[k] : NULL,
-                                  o->threads, NULL, &ge) != GROTH16_OK) {
+    if (groth16_backend_prove(&groth16_backend_cpu, proof, p, 1, srs, o->r ? &o->r[k] : NULL,
+                              o->s ? &o->s[k] : NULL, o->threads, NULL, &ge) != GROTH16_OK) {
         snprintf(c->msg, sizeof c->msg, "%.180s; cpu prover: %.180s", first, ge.msg);
     } else if (verify_one(pvk, proof, p, why, sizeof why)) {
         snprintf(c->msg, sizeof c->msg,
@@ -156,24 +156,19 @@ static void retry_cpu(groth16_proof *proof, groth16_proof_check *c, const r1cs_p
     }
 }
 
-size_t groth16_prove_checked(groth16_proof *proofs, groth16_proof_check *chk,
-                             const r1cs_partition *parts, size_t n, const groth16_params_data *srs,
-                             const groth16_pvk *pvk, const groth16_prove_opts *o,
-                             groth16_prove_timing *timing, double *prove_ms) {
+size_t groth16_check_proofs(groth16_proof *proofs, groth16_proof_check *chk,
+                            const r1cs_partition *parts, size_t n, const groth16_params_data *srs,
+                            const groth16_pvk *pvk, const groth16_prove_opts *o, groth16_status st,
+                            const char *backend_msg) {
     memset(chk, 0, n * sizeof *chk);
-    groth16_error ge = {0};
-    double t0 = timing_now_ms();
-    groth16_status st =
-        o->backend->prove(proofs, parts, n, srs, o->r, o->s, o->threads, timing, &ge);
-    if (prove_ms)
-        *prove_ms = timing_now_ms() - t0;
     size_t good = 0;
     for (size_t k = 0; k < n; k++) {
         groth16_proof_check *c = &chk[k];
         double t1 = timing_now_ms();
         char why[256];
         if (st != GROTH16_OK) {
-            snprintf(c->msg, sizeof c->msg, "%s prover: %.300s", o->backend->name, ge.msg);
+            snprintf(c->msg, sizeof c->msg, "%s prover: %.300s", o->backend->name,
+                     backend_msg ? backend_msg : "failed");
         } else if (!o->self_verify) {
             c->ok = 1;
         } else if (verify_one(pvk, &proofs[k], &parts[k], why, sizeof why)) {
@@ -188,6 +183,19 @@ size_t groth16_prove_checked(groth16_proof *proofs, groth16_proof_check *chk,
         good += c->ok != 0;
     }
     return good;
+}
+
+size_t groth16_prove_checked(groth16_proof *proofs, groth16_proof_check *chk,
+                             const r1cs_partition *parts, size_t n, const groth16_params_data *srs,
+                             const groth16_pvk *pvk, const groth16_prove_opts *o,
+                             groth16_prove_timing *timing, double *prove_ms) {
+    groth16_error ge = {0};
+    double t0 = timing_now_ms();
+    groth16_status st = groth16_backend_prove(o->backend, proofs, parts, n, srs, o->r, o->s,
+                                              o->threads, timing, &ge);
+    if (prove_ms)
+        *prove_ms = timing_now_ms() - t0;
+    return groth16_check_proofs(proofs, chk, parts, n, srs, pvk, o, st, ge.msg);
 }
 
 int groth16_prove_one_checked(groth16_proof *proof, const groth16_synth_source *src,

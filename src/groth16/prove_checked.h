@@ -78,8 +78,20 @@ typedef struct {
     char msg[384];     /* why not ok, or what the retry fixed */
 } groth16_proof_check;
 
+/* The check step, called directly after a backend call on the n partitions
+ * (sharing srs, pvk its prepared vk) whose outcome was st (backend_msg its
+ * message when not GROTH16_OK): each proof is self-verified (o->self_verify)
+ * against its own input[1..], and one that fails, or every one when the
+ * call failed, is proved once more on the CPU backend with the same r, s
+ * and verified.  o->backend names the backend in messages.  chk has n
+ * entries.  Returns the number of good proofs. */
+size_t groth16_check_proofs(groth16_proof *proofs, groth16_proof_check *chk,
+                            const r1cs_partition *parts, size_t n, const groth16_params_data *srs,
+                            const groth16_pvk *pvk, const groth16_prove_opts *o, groth16_status st,
+                            const char *backend_msg);
+
 /* Proves the n partitions (sharing srs, pvk its prepared vk) in one backend
- * call and checks each as above; each one's public inputs are its own
+ * call, then groth16_check_proofs; each one's public inputs are its own
  * input[1..].  chk has n entries; timing (n entries, the backend's
  * breakdown) and prove_ms (the backend call) may be NULL.  Returns the number
  * of good proofs. */

@@ -201,7 +201,15 @@ void groth16_prove_timing_print(const groth16_prove_timing *t, size_t index) {
                 index, t->abc_ms, t->dev_abc_ms, t->witness_bytes / 1048576.0);
 }
 
-const groth16_backend groth16_backend_cpu = {"cpu", groth16_prove_cpu, NULL, 0, NULL, NULL};
+static groth16_status cpu_prove(void *self, groth16_proof *proofs, const r1cs_partition *parts,
+                                size_t n, const groth16_params_data *srs, const fr *r, const fr *s,
+                                unsigned threads, groth16_prove_timing *timing,
+                                groth16_error *err) {
+    (void)self;
+    return groth16_prove_cpu(proofs, parts, n, srs, r, s, threads, timing, err);
+}
+
+const groth16_backend groth16_backend_cpu = {.name = "cpu", .prove = cpu_prove};
 
 int groth16_backend_defers_abc(const groth16_backend *b) {
     return b && b->abc_on_device && switch_get(SW_GPU_ABC);

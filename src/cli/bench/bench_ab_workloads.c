@@ -232,7 +232,8 @@ static int random_run(void *p, ab_phases *out, char *err, size_t cap) {
     groth16_prove_timing t;
     groth16_error ge = {0};
     int rc = -1;
-    if (st->be->prove(&proof, &part, 1, &d, NULL, NULL, st->threads, &t, &ge) != GROTH16_OK) {
+    if (groth16_backend_prove(st->be, &proof, &part, 1, &d, NULL, NULL, st->threads, &t, &ge) !=
+        GROTH16_OK) {
         snprintf(err, cap, "prove: %s", ge.msg);
         goto out;
     }

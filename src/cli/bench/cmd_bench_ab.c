@@ -16,13 +16,11 @@
 #include <string.h>
 
 #include "cli/args.h"
+#include "cli/backend_pick.h"
 #include "cli/bench/bench_ab.h"
 #include "util/parallel.h"
 #include "util/switches.h"
 #include "util/timing.h"
-#ifdef CUZK_HAVE_CUDA
-#include "cuda/cuda_backend.h"
-#endif
 
 static const char *const USAGE =
     "cuzk bench ab --workload porep-2k|porep-512m|random:N[:SEED] --a K=V,... --b K=V,...\n"
@@ -149,11 +147,8 @@ int cmd_bench_ab(int argc, char **argv) {
     }
     if (strcmp(backend, "cuda") == 0) {
 #ifdef CUZK_HAVE_CUDA
-        char why[256] = "";
-        if (!(o.backend = cuda_backend_why(why, sizeof why))) {
-            fprintf(stderr, "cuzk bench ab: --backend cuda: %s\n", why);
+        if (!(o.backend = cli_pick_backend("cuda")))
             return 1;
-        }
 #else
         fprintf(stderr, "cuzk bench ab: --backend cuda: this build has no CUDA backend\n");
         return 2;

@@ -28,6 +28,7 @@
 #include "cli/bench/bench_engine_inject.h"
 #include "cli/bench/bench_engine_timeline.h"
 #include "cli/bench/bench_porep_input.h"
+#include "cli/engine_devices.h"
 #include "cuzk/engine.h"
 #include "engine/providers.h"
 #include "engine/synthetic.h"
@@ -105,6 +106,11 @@ static unsigned g_devices, g_device_ms;
 static uint64_t g_budget;
 /* --inject-winning: WinningPoSt submitted into each case's workload */
 static bench_inject g_inject;
+/* The GPUs every case's engine proves on, opened once for the whole run so
+ * that each case finds them warm (cli/engine_devices.h). */
+static cli_engine_devices g_gpus;
+static struct cuzk_prover_device g_gpu_list[16];
+static size_t g_n_gpus;
 
 static int run_case(const bench_case *bc, unsigned case_index, const bench_workload *wl,
                     const char *dir, unsigned jobs, unsigned synth, unsigned prove, FILE *csv,
@@ -116,11 +122,10 @@ static int run_case(const bench_case *bc, unsigned case_index, const bench_workl
     snprintf(c.param_cache, sizeof c.param_cache, "%s", dir);
     c.use_gpu = g_use_gpu;
     c.memory_budget = g_budget;
-    if (g_devices && g_use_gpu) {
-        for (unsigned i = 0; i < g_devices; i++)
-            c.gpu_devices[i] = (int)i;
-        c.n_gpu_devices = g_devices;
-    } else if (g_devices) {
+    cli_engine_test_hooks(&c);
+    memcpy(c.prover_devices, g_gpu_list, sizeof g_gpu_list);
+    c.n_prover_devices = g_n_gpus;
+    if (g_devices && !g_use_gpu) {
         c.simulate_devices = g_devices;
         c.test_device_delay_ms = g_device_ms;
     }
@@ -506,6 +511,17 @@ int cmd_bench_engine(int argc, char **argv) {
         printf("\n  %-14s %7s %12s %9s %11s %12s %12s %12s %13s %13s\n", "case", "wall s",
                "partitions/s", "jobs/min", "synth util", "prover util", "queue ms/job",
                "wait ms/part", "synth ms/part", "prove ms/call");
+    if (g_use_gpu) {
+        cuzk_engine_config gc;
+        cuzk_engine_config_defaults(&gc);
+        gc.use_gpu = 1;
+        for (unsigned i = 0; i < g_devices; i++)
+            gc.gpu_devices[i] = (int)i;
+        gc.n_gpu_devices = g_devices;
+        cli_engine_devices_open(&g_gpus, &gc);
+        memcpy(g_gpu_list, gc.prover_devices, sizeof g_gpu_list);
+        g_n_gpus = gc.n_prover_devices;
+    }
     for (size_t i = 0; i < N_CASES && rc == 0; i++) {
         names[i] = CASES[i].name;
         if (!case_on[i])
@@ -569,6 +585,8 @@ int cmd_bench_engine(int argc, char **argv) {
     }
     bench_tl_free(&tl);
     bench_inject_free(&g_inject);
+    cli_engine_devices_close(&g_gpus);
+    g_n_gpus = 0;
     engine_synthetic_free(wl.syn);
     bench_porep_input_free(&in);
     if (made_dir)

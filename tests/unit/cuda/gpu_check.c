@@ -24,6 +24,8 @@
 #include "util/timing.h"
 
 static unsigned g_threads;
+/* The CUDA backend on GPU 0 (cuda_backend_open), as the CLI and the engine hold it. */
+static const groth16_backend *g_be;
 
 /* ---- random points, quickly: chunk j walks P_j, P_j + Q, P_j + 2Q, ... ---- */
 typedef struct {
@@ -486,12 +488,13 @@ static void check_prove(const char *spec) {
     fr r = rand_fr(), sv = rand_fr();
     groth16_proof pc, pg;
     groth16_prove_timing tcpu, tgpu;
-    const groth16_backend *be = cuda_backend();
+    const groth16_backend *be = g_be;
     CHECK(be != NULL);
-    CHECK(groth16_backend_cpu.prove(&pc, &part, 1, &d, &r, &sv, g_threads, &tcpu, &err) ==
-          GROTH16_OK);
+    CHECK(groth16_backend_prove(&groth16_backend_cpu, &pc, &part, 1, &d, &r, &sv, g_threads, &tcpu,
+                                &err) == GROTH16_OK);
     groth16_status st =
-        be ? be->prove(&pg, &part, 1, &d, &r, &sv, g_threads, &tgpu, &err) : GROTH16_ERR_IO;
+        be ? groth16_backend_prove(be, &pg, &part, 1, &d, &r, &sv, g_threads, &tgpu, &err)
+           : GROTH16_ERR_IO;
     if (st)
         fprintf(stderr, "cuda prove: %s\n", err.msg);
     CHECK(st == GROTH16_OK);
@@ -509,7 +512,8 @@ static void check_prove(const char *spec) {
            same ? "byte-identical to" : "DIFFERENT from", ok ? "verifies" : "DOES NOT VERIFY",
            tcpu.total_ms, tgpu.total_ms);
     /* a second proof reuses the resident parameters */
-    st = be ? be->prove(&pg, &part, 1, &d, &r, &sv, g_threads, &tgpu, &err) : GROTH16_ERR_IO;
+    st = be ? groth16_backend_prove(be, &pg, &part, 1, &d, &r, &sv, g_threads, &tgpu, &err)
+            : GROTH16_ERR_IO;
     groth16_proof_write(bg, &pg);
     CHECK(st == GROTH16_OK && memcmp(bc, bg, sizeof bc) == 0);
     printf("gpu prove %s again (SRS resident): %.1f ms\n", spec, tgpu.total_ms);
@@ -534,9 +538,8 @@ static void check_resident_sets(void) {
     prove_set ps[2];
     fr r = rand_fr(), sv = rand_fr();
     groth16_error err = {0};
-    const groth16_backend *be = cuda_backend();
-    CHECK(be != NULL);
-    if (!be)
+    CHECK(g_be != NULL);
+    if (!g_be)
         return;
     for (int i = 0; i < 2; i++) {
         toy_circuit tc;
@@ -549,11 +552,16 @@ static void check_resident_sets(void) {
         CHECK(groth16_toxic_random(&tox, &err) == GROTH16_OK);
         CHECK(groth16_setup(&ps[i].s, &ps[i].mx, &tox, g_threads, &err) == GROTH16_OK);
         ps[i].d = groth16_setup_data(&ps[i].s);
-        CHECK(groth16_backend_cpu.prove(&p, &ps[i].part, 1, &ps[i].d, &r, &sv, g_threads, NULL,
-                                        &err) == GROTH16_OK);
+        CHECK(groth16_backend_prove(&groth16_backend_cpu, &p, &ps[i].part, 1, &ps[i].d, &r, &sv,
+                                    g_threads, NULL, &err) == GROTH16_OK);
         groth16_proof_write(ps[i].want, &p);
     }
-    cuda_backend_release();
+    /* a fresh backend: nothing resident */
+    groth16_backend_close(g_be);
+    const groth16_backend *be = g_be = cuda_backend_open(0, NULL, 0);
+    CHECK(be != NULL);
+    if (!be)
+        return;
     const switch_id sw[3] = {SW_GPU_SRS_SETS, SW_GPU_SRS_SETS, SW_GPU_G2};
     const long val[3] = {4, 1, 1};
     unsigned want_sets[3] = {2, 1, 2};
@@ -569,13 +577,14 @@ static void check_resident_sets(void) {
             groth16_proof p;
             uint8_t got[GROTH16_PROOF_BYTES];
             prove_set *x = &ps[round & 1];
-            groth16_status st = be->prove(&p, &x->part, 1, &x->d, &r, &sv, g_threads, NULL, &err);
+            groth16_status st =
+                groth16_backend_prove(be, &p, &x->part, 1, &x->d, &r, &sv, g_threads, NULL, &err);
             CHECK(st == GROTH16_OK);
             groth16_proof_write(got, &p);
             same &= st == GROTH16_OK && memcmp(got, x->want, sizeof got) == 0;
         }
         CHECK(same);
-        unsigned n = cuda_backend_resident_sets();
+        unsigned n = cuda_backend_resident_sets(be);
         CHECK(n == want_sets[m]);
         printf("gpu resident sets, %s=%ld: 2 sets alternately x4, proofs %s, %u resident\n",
                switch_describe(sw[m])->name, val[m],
@@ -591,7 +600,7 @@ static void check_resident_sets(void) {
     }
 }
 
-/* A prover of its own on GPU 0 beside the default one (what a process with a
+/* A prover of its own on GPU 0 beside the backend's (what a process with a
  * prover per GPU will do): proofs byte-identical to the CPU's, resident sets
  * of its own; a parameter set that does not fit the circuit is refused with
  * the CPU backend's message (one shape check) before anything goes up. */
@@ -612,8 +621,8 @@ static void check_own_prover(void) {
     fr r = rand_fr(), sv = rand_fr();
     groth16_proof pc, pg;
     uint8_t bc[GROTH16_PROOF_BYTES], bg[GROTH16_PROOF_BYTES];
-    CHECK(groth16_backend_cpu.prove(&pc, &part, 1, &d, &r, &sv, g_threads, NULL, &err) ==
-          GROTH16_OK);
+    CHECK(groth16_backend_prove(&groth16_backend_cpu, &pc, &part, 1, &d, &r, &sv, g_threads, NULL,
+                                &err) == GROTH16_OK);
     groth16_proof_write(bc, &pc);
     cuda_prover *pr = NULL;
     cuda_error e;
@@ -623,7 +632,7 @@ static void check_own_prover(void) {
         fprintf(stderr, "cuda_prover_create: %s\n", e.msg);
         return;
     }
-    unsigned before = cuda_backend_resident_sets();
+    unsigned before = cuda_backend_resident_sets(g_be);
     groth16_status st = cuda_prover_prove(pr, &pg, &part, 1, &d, &r, &sv, g_threads, NULL, &gerr);
     if (st)
         fprintf(stderr, "cuda_prover_prove: %s\n", gerr.msg);
@@ -631,17 +640,18 @@ static void check_own_prover(void) {
     int same = st == GROTH16_OK && memcmp(bc, bg, sizeof bc) == 0;
     CHECK(same);
     unsigned own = cuda_prover_resident_sets(pr);
-    CHECK(own == 1 && cuda_backend_resident_sets() == before);
+    CHECK(own == 1 && cuda_backend_resident_sets(g_be) == before);
     cuda_prover_forget(pr, &d);
     CHECK(cuda_prover_resident_sets(pr) == 0);
     groth16_params_data bad = d;
     bad.n_h--;
-    groth16_status sc = groth16_backend_cpu.prove(&pc, &part, 1, &bad, &r, &sv, 1, NULL, &err);
+    groth16_status sc =
+        groth16_backend_prove(&groth16_backend_cpu, &pc, &part, 1, &bad, &r, &sv, 1, NULL, &err);
     st = cuda_prover_prove(pr, &pg, &part, 1, &bad, &r, &sv, 1, NULL, &gerr);
     int refused = sc == GROTH16_ERR_ARG && st == sc && strcmp(err.msg, gerr.msg) == 0 &&
                   cuda_prover_resident_sets(pr) == 0;
     CHECK(refused);
-    printf("gpu own prover on GPU %d: proof %s the CPU's, %u set resident (default prover: %u); "
+    printf("gpu own prover on GPU %d: proof %s the CPU's, %u set resident (the backend's: %u); "
            "wrong parameters %s (%s)\n",
            cuda_prover_ordinal(pr), same ? "byte-identical to" : "DIFFERENT from", own, before,
            refused ? "refused as by the CPU" : "NOT REFUSED ALIKE", gerr.msg);
@@ -671,6 +681,12 @@ int main(int argc, char **argv) {
         fprintf(stderr, "cuda_ctx_create: %s\n", e.msg);
         return 1;
     }
+    char why[256] = "";
+    CHECK(cuda_backend_open(99, why, sizeof why) == NULL);
+    printf("gpu backend ordinal 99 -> %s\n", why);
+    g_be = cuda_backend_open(0, why, sizeof why);
+    if (!g_be)
+        fprintf(stderr, "cuda_backend_open: %s\n", why);
     check_field(c);
     check_ntt(c, max_ntt);
     check_h(c, 1, 2); /* the small-domain pass */
@@ -689,6 +705,6 @@ int main(int argc, char **argv) {
         check_own_prover();
     }
     cuda_ctx_destroy(c);
-    cuda_backend_release();
+    groth16_backend_close(g_be);
     return check_finish();
 }

@@ -22,6 +22,8 @@
 #include "util/parallel.h"
 
 static unsigned g_threads;
+/* The CUDA backend on GPU 0, as the CLI and the engine hold it. */
+static const groth16_backend *g_be;
 
 static fr *dup_fr(const fr *x, size_t n) {
     fr *y = malloc((n ? n : 1) * sizeof(fr));
@@ -72,12 +74,13 @@ static void check_proofs(const char *what, const r1cs_matrices *mx, const r1cs_p
     fr_set_u64(&r, 0x1234567);
     fr_set_u64(&sv, 0x7654321);
     groth16_proof pc, pg;
-    const groth16_backend *be = cuda_backend();
+    const groth16_backend *be = g_be;
     CHECK(be != NULL && be->abc_on_device);
-    CHECK(groth16_backend_cpu.prove(&pc, classic, 1, &d, &r, &sv, g_threads, NULL, &err) ==
-          GROTH16_OK);
+    CHECK(groth16_backend_prove(&groth16_backend_cpu, &pc, classic, 1, &d, &r, &sv, g_threads, NULL,
+                                &err) == GROTH16_OK);
     groth16_prove_timing t;
-    groth16_status st = be ? be->prove(&pg, def, 1, &d, &r, &sv, g_threads, &t, &err) : 1;
+    groth16_status st =
+        be ? groth16_backend_prove(be, &pg, def, 1, &d, &r, &sv, g_threads, &t, &err) : 1;
     if (st)
         fprintf(stderr, "%s: cuda prove (deferred): %s\n", what, err.msg);
     CHECK(st == GROTH16_OK);
@@ -93,7 +96,8 @@ static void check_proofs(const char *what, const r1cs_matrices *mx, const r1cs_p
     CHECK(ok);
     groth16_pvk_free(&pvk);
     /* the CPU backend takes the deferred partition too (expanded on the host) */
-    CHECK(groth16_backend_cpu.prove(&pc, def, 1, &d, &r, &sv, g_threads, NULL, &err) == GROTH16_OK);
+    CHECK(groth16_backend_prove(&groth16_backend_cpu, &pc, def, 1, &d, &r, &sv, g_threads, NULL,
+                                &err) == GROTH16_OK);
     groth16_proof_write(bc, &pc);
     CHECK(memcmp(bc, bg, sizeof bc) == 0);
     printf("gpu prove %s deferred: proof %s the CPU backend's, %s; a/b/c %.2f ms on the device, "
@@ -151,6 +155,9 @@ int main(int argc, char **argv) {
     }
     g_threads = par_cpu_count();
     check_seed("cuzk_gpu_check_abc");
+    char why[256] = "";
+    if (!(g_be = cuda_backend_open(0, why, sizeof why)))
+        fprintf(stderr, "cuda_backend_open: %s\n", why);
     cuda_prover *pr;
     cuda_error ce;
     if (cuda_prover_create(&pr, 0, &ce)) {
@@ -173,6 +180,6 @@ int main(int argc, char **argv) {
         circuit_witness_free(&f.w);
     }
     cuda_prover_destroy(pr);
-    cuda_backend_release();
+    groth16_backend_close(g_be);
     return check_finish();
 }

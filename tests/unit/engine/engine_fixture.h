@@ -158,9 +158,10 @@ static const engine_circuit_provider fx_provider = {"fixture", NULL,       fx_pl
 static const engine_circuit_provider fx_provider_pce = {"fixture-pce", NULL,       fx_plan,
                                                         fx_synth,      fx_release, fx_synth_with};
 
-FX_FN groth16_status fx_prove(groth16_proof *proofs, const r1cs_partition *parts, size_t n,
-                              const groth16_params_data *srs, const fr *r, const fr *s,
+FX_FN groth16_status fx_prove(void *self, groth16_proof *proofs, const r1cs_partition *parts,
+                              size_t n, const groth16_params_data *srs, const fr *r, const fr *s,
                               unsigned threads, groth16_prove_timing *timing, groth16_error *err) {
+    (void)self;
     pthread_mutex_lock(&fx.mu);
     fx.prove_calls++;
     fx.prove_partitions += n;
@@ -188,11 +189,11 @@ FX_FN groth16_status fx_prove(groth16_proof *proofs, const r1cs_partition *parts
     return st;
 }
 
-static const groth16_backend fx_backend = {"fixture", fx_prove, NULL, 0, NULL, NULL};
+static const groth16_backend fx_backend = {.name = "fixture", .prove = fx_prove};
 /* As a GPU's: it takes deferred partitions (the CPU prover evaluates their
  * a, b, c inside the call). */
 static const groth16_backend fx_backend_deferring = {
-    "fixture-deferring", fx_prove, NULL, 1, NULL, NULL};
+    .name = "fixture-deferring", .prove = fx_prove, .abc_on_device = 1};
 
 FX_FN void fx_open(int g) {
     pthread_mutex_lock(&fx.mu);
@@ -278,9 +279,16 @@ FX_FN void fx_cleanup(void) {
     engine_synthetic_free(fx.syn);
 }
 
+/* TEST ONLY hooks fx_config puts into every config (the engine's
+ * test_rs_seed and test_pce_flip): "" and 0 for none. */
+static char fx_rs_seed[132];
+static int fx_pce_flip;
+
 /* A config for tests: small, explicit thread counts, no idle sweep. */
 FX_FN void fx_config(cuzk_engine_config *c) {
     cuzk_engine_config_defaults(c);
+    snprintf(c->test_rs_seed, sizeof c->test_rs_seed, "%s", fx_rs_seed);
+    c->test_pce_flip = fx_pce_flip;
     snprintf(c->param_cache, sizeof c->param_cache, "%s", fx.dir);
     c->memory_budget = 1ULL << 30;
     c->eviction_min_idle_s = 0;

@@ -6,9 +6,9 @@
  * and shrunk to what it keeps once made; a partition whose witness
  * path fails gives its reservation back, takes the classic bound and is
  * synthesized classically; a PCE proof that fails self-verification
- * (CUZK_TEST_ONLY_PCE_FLIP) is synthesized again classically within the
+ * (the config's test_pce_flip) is synthesized again classically within the
  * classic bound.  Every job's proofs verify and equal the classic ones (r
- * and s fixed by CUZK_TEST_ONLY_RS_SEED), and nothing stays reserved. */
+ * and s fixed by the config's test_rs_seed), and nothing stays reserved. */
 #include "engine_fixture.h"
 #include "util/switches.h"
 
@@ -57,7 +57,7 @@ static int run(const groth16_backend *be, const char *prefix, run_result *out) {
 
 int main(void) {
     check_seed("test_engine_deferred");
-    setenv("CUZK_TEST_ONLY_RS_SEED", "defe", 1);
+    snprintf(fx_rs_seed, sizeof fx_rs_seed, "defe");
     fx_init();
     char err[256];
     static run_result classic, deferred, fell_back, retried;
@@ -91,9 +91,9 @@ int main(void) {
 
     /* every PCE proof fails self-verification: re-synthesized classically,
      * a deferred partition's reservation grown to the classic bound first */
-    setenv("CUZK_TEST_ONLY_PCE_FLIP", "1", 1);
+    fx_pce_flip = 1;
     CHECK(run(&fx_backend_deferring, NULL, &retried) == 0);
-    unsetenv("CUZK_TEST_ONLY_PCE_FLIP");
+    fx_pce_flip = 0;
     CHECK(memcmp(classic.proof, retried.proof, sizeof classic.proof) == 0);
     CHECK(retried.dbg.self_verify_failures >= 1);
     CHECK(retried.dbg.mem_regrows >= 1);

@@ -58,7 +58,7 @@ static void test_cpu_single(void) {
 }
 
 static void test_byte_identical(void) {
-    setenv("CUZK_TEST_ONLY_RS_SEED", SEED_HEX, 1);
+    snprintf(fx_rs_seed, sizeof fx_rs_seed, "%s", SEED_HEX);
     fx_reset();
     cuzk_engine_config c;
     fx_config(&c);
@@ -103,7 +103,7 @@ static void test_byte_identical(void) {
     free(p1);
     free(p3);
     cuzk_engine_free(e);
-    unsetenv("CUZK_TEST_ONLY_RS_SEED");
+    fx_rs_seed[0] = 0;
 }
 
 /* Whether a CRITICAL group sits in the prove queue. */
@@ -161,11 +161,12 @@ static void test_critical(void) {
 
 /* The fixture's backend with a forget hook that counts. */
 static int forgets;
-static void count_forget(const groth16_params_data *srs) {
-    (void)srs;
+static void count_forget(void *self, const groth16_params_data *srs) {
+    (void)self, (void)srs;
     __atomic_fetch_add(&forgets, 1, __ATOMIC_SEQ_CST);
 }
-static const groth16_backend forget_backend = {"fixture", fx_prove, count_forget, 0, NULL, NULL};
+static const groth16_backend forget_backend = {
+    .name = "fixture", .prove = fx_prove, .forget = count_forget};
 
 static void test_affinity(void) {
     fx_reset();
@@ -320,15 +321,16 @@ static void test_failing_device(void) {
  * a device whose upload fails is left to its first proof, and the preload
  * still succeeds (the host set is loaded). */
 static int preloads, preload_fail;
-static groth16_status count_preload(const groth16_params_data *srs, unsigned threads,
+static groth16_status count_preload(void *self, const groth16_params_data *srs, unsigned threads,
                                     groth16_error *err) {
-    (void)srs;
+    (void)self, (void)srs;
     CHECK(threads >= 1);
     if (__atomic_fetch_add(&preloads, 1, __ATOMIC_SEQ_CST) < preload_fail)
         return groth16_fail(err, GROTH16_ERR_NO_MEMORY, "device full (test)");
     return GROTH16_OK;
 }
-static const groth16_backend preload_backend = {"fixture", fx_prove, NULL, 0, NULL, count_preload};
+static const groth16_backend preload_backend = {
+    .name = "fixture", .prove = fx_prove, .preload = count_preload};
 
 static void test_preload(void) {
     fx_reset();
@@ -365,13 +367,12 @@ static void test_preload(void) {
 
 static void test_no_device_left(void) {
     fx_reset();
-    setenv("CUZK_TEST_FAIL_DEVICE", "0,1", 1);
     cuzk_engine_config c;
     fx_config(&c);
+    c.test_fail_devices = 3; /* devices 0 and 1 */
     c.simulate_devices = 2;
     c.gpu_workers_per_device = 1;
     cuzk_engine *e = fx_engine(&c);
-    unsetenv("CUZK_TEST_FAIL_DEVICE");
     for (int i = 0; i < 2; i++) {
         const char *id = i ? "late" : "doomed";
         CHECK(fx_submit(e, id, CUZK_KIND_POREP_C2, 0, "tiny-a", 4, 80 + (uint64_t)i, NULL, NULL) ==

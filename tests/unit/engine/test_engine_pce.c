@@ -1,8 +1,8 @@
 /* PCE through the engine (#28): WindowPoSt 2 KiB proofs with the switch pce
- * off and on, r and s fixed by CUZK_TEST_ONLY_RS_SEED, are byte-identical and
+ * off and on, r and s fixed by the config's test_rs_seed, are byte-identical and
  * verify; the .pce is recorded into the parameter cache on first use; a
  * corrupt .pce found there is renamed .bad and rebuilt, and the proof is
- * still the same; a pce corrupted in memory (CUZK_TEST_ONLY_PCE_FLIP) makes a
+ * still the same; a pce corrupted in memory (the config's test_pce_flip) makes a
  * proof that fails self-verification, and the engine synthesizes that
  * partition classically and proves it again: the job still completes with
  * the classic proof, and that pce is unmapped (suspect).  The proofs verify against inputs derived
@@ -34,10 +34,15 @@ static unsigned want_pce = 1; /* pces held at the end, with the switch on */
 
 /* One WindowPoSt proof of the two sectors on a fresh engine (its PCE
  * manager starts empty), into out; 0 or -1. */
+/* TEST ONLY: the next engines corrupt their pce in memory */
+static int g_pce_flip;
+
 static int prove(uint8_t out[GROTH16_PROOF_BYTES], const fc_post_proof *p, sector *const *secs,
                  size_t n, const uint8_t rnd[32], const groth16_vk *vk) {
     cuzk_engine_config c;
     cuzk_engine_config_defaults(&c);
+    snprintf(c.test_rs_seed, sizeof c.test_rs_seed, "5eed");
+    c.test_pce_flip = g_pce_flip;
     snprintf(c.param_cache, sizeof c.param_cache, "%s", dir);
     c.trust_params = 1;
     c.memory_budget = 1ull << 30;
@@ -113,7 +118,7 @@ static int exists(const char *path) {
 
 int main(void) {
     check_seed("test_engine_pce");
-    setenv("CUZK_TEST_ONLY_RS_SEED", "5eed", 1);
+    /* r, s fixed (the config's test_rs_seed): proofs comparable */
     snprintf(dir, sizeof dir, "/tmp/cuzk-pce-test-XXXXXX");
     if (!mkdtemp(dir)) {
         perror("mkdtemp");
@@ -173,13 +178,13 @@ int main(void) {
     /* a pce corrupted in memory (one dictionary entry, TEST ONLY): the PCE
      * proof fails self-verification, the partition is synthesized classically
      * and proved again (logged): the job completes with the classic proof */
-    setenv("CUZK_TEST_ONLY_PCE_FLIP", "1", 1);
+    g_pce_flip = 1;
     want_pce = 0; /* the suspect pce is unmapped */
     memset(rebuilt, 0, sizeof rebuilt);
     CHECK(prove(rebuilt, window, two, 2, rnd, &vk) == 0);
     CHECK(last_svf == 1);
     CHECK(memcmp(classic, rebuilt, sizeof classic) == 0);
-    unsetenv("CUZK_TEST_ONLY_PCE_FLIP");
+    g_pce_flip = 0;
 
     fc_sealed_free(&a.s);
     fc_sealed_free(&b.s);

@@ -2,7 +2,7 @@
  * parameters (argv[1]: the folder `cuzk setup snap-2k --out` wrote; ctest
  * label slow): a 2 KiB update proved with the switch pce off, then on (its
  * .pce recorded into the parameter cache on first use), then on again (the
- * .pce loaded), r and s fixed by CUZK_TEST_ONLY_RS_SEED: every job completes
+ * .pce loaded), r and s fixed by the config's test_rs_seed: every job completes
  * (so its proof passed the engine's self-verification) and the three proofs
  * are byte-identical. */
 #include <stdlib.h>
@@ -23,6 +23,7 @@ static char dir[64];
 static int prove(uint8_t out[GROTH16_PROOF_BYTES], snap_fixture *f) {
     cuzk_engine_config c;
     cuzk_engine_config_defaults(&c);
+    snprintf(c.test_rs_seed, sizeof c.test_rs_seed, "5eed");
     snprintf(c.param_cache, sizeof c.param_cache, "%s", dir);
     c.trust_params = 1;
     c.memory_budget = 4ull << 30;
@@ -74,7 +75,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: test_engine_snap_pce PARAMS_DIR (snap-2k parameters)\n");
         return 2;
     }
-    setenv("CUZK_TEST_ONLY_RS_SEED", "5eed", 1);
+    /* r, s fixed (the config's test_rs_seed): proofs comparable */
     snprintf(dir, sizeof dir, "/tmp/cuzk-snap-pce-XXXXXX");
     if (!mkdtemp(dir)) {
         perror("mkdtemp");

@@ -89,8 +89,9 @@ static void test_names(void) {
  * digests; a TEST-ONLY file (its .meta says test_only) loads with a warning;
  * trust_params skips the check. */
 /* A backend that keeps its own copy of a set's points (as a GPU does). */
-static void keep_forget(const groth16_params_data *d) { (void)d; }
-static const groth16_backend keeping = {"keeping", fx_prove, keep_forget, 0, NULL, NULL};
+static void keep_forget(void *self, const groth16_params_data *d) { (void)self, (void)d; }
+static const groth16_backend keeping = {
+    .name = "keeping", .prove = fx_prove, .forget = keep_forget};
 
 /* Where HOT keeps the points (switch params_host): automatic with a backend
  * that keeps its own copy, or forced (2), they stay in the file (HOT costs a
