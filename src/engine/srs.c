@@ -141,7 +141,11 @@ static cuzk_status check_digest(srs_set *s, int trust, char err[CUZK_ERROR_LEN])
     return CUZK_OK;
 }
 
-static cuzk_status open_warm(srs_set *s, int trust, int file_backed, char err[CUZK_ERROR_LEN]) {
+/* Without the lock (s->loading is set): the set's file opened and its vk
+ * prepared; its sizes go to *points and *hot, which the caller publishes
+ * under the lock (budget checks read them at any time). */
+static cuzk_status open_warm(srs_set *s, int trust, int file_backed, uint64_t *points,
+                             uint64_t *hot, char err[CUZK_ERROR_LEN]) {
     cuzk_status dst = check_digest(s, trust, err);
     if (dst != CUZK_OK)
         return dst;
@@ -158,17 +162,17 @@ static cuzk_status open_warm(srs_set *s, int trust, int file_backed, char err[CU
         return CUZK_E_INTERNAL;
     }
     const groth16_params_layout *L = &s->gp.layout;
-    s->points_bytes = (uint64_t)(L->sec[GROTH16_SEC_H].count + L->sec[GROTH16_SEC_L].count +
-                                 L->sec[GROTH16_SEC_A].count + L->sec[GROTH16_SEC_B_G1].count) *
-                          sizeof(g1_affine) +
-                      (uint64_t)L->sec[GROTH16_SEC_B_G2].count * sizeof(g2_affine);
+    *points = (uint64_t)(L->sec[GROTH16_SEC_H].count + L->sec[GROTH16_SEC_L].count +
+                         L->sec[GROTH16_SEC_A].count + L->sec[GROTH16_SEC_B_G1].count) *
+                  sizeof(g1_affine) +
+              (uint64_t)L->sec[GROTH16_SEC_B_G2].count * sizeof(g2_affine);
     /* file-backed: a reader's chunk of G1 points and of G2 points */
     size_t g1 = 0, c = GROTH16_PARAMS_CHUNK, nb = L->sec[GROTH16_SEC_B_G2].count;
     for (int k = GROTH16_SEC_H; k < GROTH16_SEC_B_G2; k++)
         g1 = L->sec[k].count > g1 ? L->sec[k].count : g1;
-    s->hot_bytes = !file_backed ? s->points_bytes
-                                : (g1 < c ? g1 : c) * sizeof(g1_affine) +
-                                      (nb < c ? nb : c) * sizeof(g2_affine);
+    *hot = !file_backed
+               ? *points
+               : (g1 < c ? g1 : c) * sizeof(g1_affine) + (nb < c ? nb : c) * sizeof(g2_affine);
     return CUZK_OK;
 }
 
@@ -274,9 +278,12 @@ cuzk_status srs_acquire(srs_manager *m, srs_set *s, uint64_t also, int wait, dou
         if (s->tier == SRS_COLD) {
             s->loading = 1;
             pthread_mutex_unlock(m->env.mu);
-            cuzk_status st = open_warm(s, m->trust_params, m->file_backed, err);
+            uint64_t points = 0, hot = 0;
+            cuzk_status st = open_warm(s, m->trust_params, m->file_backed, &points, &hot, err);
             pthread_mutex_lock(m->env.mu);
             s->loading = 0;
+            if (st == CUZK_OK)
+                s->points_bytes = points, s->hot_bytes = hot;
             pthread_cond_broadcast(m->env.cv_mem);
             if (st != CUZK_OK)
                 return st;

@@ -163,7 +163,7 @@ static int comm_r_of(uint8_t out[32], const uint8_t comm_c[32], const uint8_t la
 
 int fc_seal_snap(fc_seal_snap_result *r, const fc_seal_snap_opts *o, char *err, size_t cap) {
     memset(r, 0, sizeof *r);
-    unsigned seal_id;
+    unsigned seal_id = 0;
     uint8_t comm_r[32], check[32];
     if (read_sector_json(o->sector_dir, &seal_id, comm_r, err, cap) != 0)
         return -1;

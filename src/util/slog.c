@@ -146,8 +146,11 @@ static void escape_controls(char *text, size_t cap) {
             o += (size_t)snprintf(tmp + o, sizeof tmp - o, "x%02x", c);
     }
     tmp[o] = 0;
-    if (changed)
-        snprintf(text, cap, "%s", tmp);
+    if (changed && cap) { /* cut to the caller's buffer */
+        size_t n = o < cap - 1 ? o : cap - 1;
+        memcpy(text, tmp, n);
+        text[n] = 0;
+    }
 }
 
 void slog(slog_level l, const char *target, const char *fmt, ...) {
@@ -163,7 +166,7 @@ void slog(slog_level l, const char *target, const char *fmt, ...) {
     gettimeofday(&tv, NULL);
     struct tm tm;
     gmtime_r(&tv.tv_sec, &tm);
-    char ts[40];
+    char ts[64];
     snprintf(ts, sizeof ts, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1,
              tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (int)(tv.tv_usec / 1000));
 

@@ -16,6 +16,10 @@ secs="${5:-20}"
 dir="$(mktemp -d)"
 trap 'rm -rf "$dir"' EXIT
 mkdir "$dir/corpus"
+# tools/fuzz.sh (the deep runs): a corpus folder that outlives the run, and a
+# number of executions instead of a time bound
+runs=()
+[ -n "${CUZK_FUZZ_RUNS:-}" ] && runs=(-runs="$CUZK_FUZZ_RUNS") && secs=0
 [ -d "$seeds/$name" ] && cp "$seeds/$name"/* "$dir/corpus/"
 h32() { printf "$1%.0s" $(seq 32); }
 max_len=65536
@@ -41,4 +45,4 @@ esac
 seed="$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')"
 echo "fuzz_$name: ${secs}s, $(ls "$dir/corpus" | wc -l) seeds, libFuzzer -seed=$seed"
 exec "$fuzzer" -seed="$seed" -max_total_time="$secs" -max_len="$max_len" -timeout=20 \
-    -rss_limit_mb=4096 -print_final_stats=1 "$dir/corpus"
+    -rss_limit_mb=4096 -print_final_stats=1 "${runs[@]}" ${CUZK_FUZZ_CORPUS:+"$CUZK_FUZZ_CORPUS"} "$dir/corpus"

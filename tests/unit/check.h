@@ -10,17 +10,16 @@
 #include <string.h>
 #include <time.h>
 
+/* Counted atomically: tests CHECK from their fixtures' threads too. */
 static int check_passed, check_failed;
 
-#define CHECK(cond)                                                                      \
-    do {                                                                                 \
-        if (cond) {                                                                      \
-            check_passed++;                                                              \
-        } else {                                                                         \
-            check_failed++;                                                              \
-            if (check_failed <= 20)                                                      \
-                fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-        }                                                                                \
+#define CHECK(cond)                                                                  \
+    do {                                                                             \
+        if (cond) {                                                                  \
+            __atomic_fetch_add(&check_passed, 1, __ATOMIC_RELAXED);                  \
+        } else if (__atomic_add_fetch(&check_failed, 1, __ATOMIC_RELAXED) <= 20) {   \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+        }                                                                            \
     } while (0)
 
 #define CHECK_MEM(a, b, n) CHECK(memcmp((a), (b), (n)) == 0)

@@ -116,6 +116,13 @@ static int critical_queued(cuzk_engine *e) {
     return found;
 }
 
+static unsigned queued_groups(cuzk_engine *e) {
+    pthread_mutex_lock(&e->mu);
+    unsigned n = (unsigned)e->n_queued_groups;
+    pthread_mutex_unlock(&e->mu);
+    return n;
+}
+
 static double prove_start(cuzk_engine *e, const char *id, int part) {
     cuzk_job_timeline t = fx_timeline(e, id);
     double at = -1;
@@ -139,7 +146,7 @@ static void test_critical(void) {
     CHECK(fx_submit(e, "bulk", CUZK_KIND_POREP_C2, CUZK_PRIORITY_LOW, "tiny-a", 4, 41, NULL,
                     NULL) == CUZK_OK);
     FX_WAIT_FOR(fx.prove_entered == 2); /* both devices hold a LOW partition */
-    FX_WAIT_FOR(e->n_queued_groups == 2);
+    FX_WAIT_FOR(queued_groups(e) == 2); /* the engine's lock inside fx's: no other order */
     CHECK(fx_submit(e, "win", CUZK_KIND_WINNING_POST, 0, "tiny-b", 1, 42, NULL, NULL) == CUZK_OK);
     int seen = 0;
     for (int i = 0; i < 30000 && !(seen = critical_queued(e)); i++)
