@@ -7,27 +7,10 @@
 # test parameters in PARAM_DIR (porep_e2e makes them).  Timing is checked only
 # for the injected WinningPoSt: its wait is bounded by one partition.
 # usage: bench_porep_2k.sh CUZK PARAM_DIR
-set -uo pipefail
-cuzk="$1"
-params="${CUZK_TEST_PARAMS:-$2}"
-dir="$(mktemp -d)"
-trap 'rm -rf "$dir"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-expect() { # expect WANT_RC DESCRIPTION COMMAND...
-    local want="$1" desc="$2" rc=0 t0=$SECONDS
-    shift 2
-    "$@" >"$dir/out" 2>&1 || rc=$?
-    if [ "$rc" != "$want" ]; then
-        fail "$desc: exit $rc, expected $want"
-        cat "$dir/out"
-    else
-        echo "ok: $desc ($((SECONDS - t0)) s)"
-    fi
-}
+. "$(dirname "$0")/e2e_common.sh" bench_porep_2k "$1" "" "$2"
 has() { grep -qE -- "$1" "$dir/out" || fail "$2: no line matching /$1/"; }
 
-expect 0 "bench ab porep-2k, 1 run per side" "$cuzk" bench ab --workload porep-2k \
+check "bench ab porep-2k, 1 run per side" 0 "$cuzk" bench ab --workload porep-2k \
     --params-dir "$params" --a "" --b r1cs_thp=off --runs 1
 has "PoRep C2 of one 2 KiB sector .*sealed here" "the workload is described"
 num='[0-9]+\.[0-9]+'
@@ -35,7 +18,7 @@ for phase in "public inputs" "witness \+ check" synthesis "H polynomial" "MSM L"
     verify total; do
     has "^$phase +$num +$num +($num|-)$" "a row for $phase"
 done
-expect 0 "bench engine porep-2k, 1 job" "$cuzk" bench engine --workload porep-2k \
+check "bench engine porep-2k, 1 job" 0 "$cuzk" bench engine --workload porep-2k \
     --params-dir "$params" --jobs 1 --cases sequential-b1 --timeline "$dir/t.svg"
 has "^  sequential-b1 " "a sequential-b1 row"
 for cls in 0 2 3; do
@@ -46,16 +29,16 @@ done
 # parameters made if absent) injected into a porep-2k stream: it waits at most
 # for the partition in progress (wait <= one partition + 10% + 150 ms).
 rnd=$(printf 'winning' | sha256sum | cut -c1-62)00
-expect 0 "seal a sector for the WinningPoSt" "$cuzk" seal --sector-size 2KiB \
+check "seal a sector for the WinningPoSt" 0 "$cuzk" seal --sector-size 2KiB \
     --registered-proof StackedDrg2KiBV1_1 --random 7 --miner-id 1000 --sector-number 3 \
     --ticket "$rnd" --seed "$rnd" --out "$dir/s"
-expect 0 "its WinningPoSt vanilla proof" "$cuzk" post-vanilla --registered-proof 0 \
+check "its WinningPoSt vanilla proof" 0 "$cuzk" post-vanilla --registered-proof 0 \
     --sector-dir "$dir/s" --randomness "$rnd" --out "$dir/win.bin"
 wstem=$("$cuzk" circuit info winning-2k | sed -n 's/^parameters *\([^ ]*\)\.params.*/\1/p')
 if [ ! -f "$params/$wstem.params" ]; then
-    expect 0 "setup winning-2k (TEST-ONLY)" "$cuzk" setup winning-2k --out "$params"
+    check "setup winning-2k (TEST-ONLY)" 0 "$cuzk" setup winning-2k --out "$params"
 fi
-expect 0 "bench engine porep-2k, 2 jobs, a WinningPoSt injected at 5 s" "$cuzk" bench engine \
+check "bench engine porep-2k, 2 jobs, a WinningPoSt injected at 5 s" 0 "$cuzk" bench engine \
     --workload porep-2k --params-dir "$params" --jobs 2 --cases pipelined-b1 \
     --inject-winning 5000 --winning-vanilla "$dir/win.bin" --winning-randomness "$rnd"
 has "^  inject-winning pipelined-b1 +at 5000 ms: .*behind bench-pipelined-b1-0 partition 0" \

@@ -7,26 +7,10 @@
 # with a message naming it; porep-2k without parameters says how to make
 # them.  Timing values are not checked.
 # usage: cli_bench_ab.sh CUZK
-set -uo pipefail
-cuzk="$1"
-dir="$(mktemp -d)"
-trap 'rm -rf "$dir"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-expect() { # expect WANT_RC DESCRIPTION COMMAND... (output in $dir/out)
-    local want="$1" desc="$2" rc=0
-    shift 2
-    "$@" >"$dir/out" 2>&1 || rc=$?
-    if [ "$rc" != "$want" ]; then
-        fail "$desc: exit $rc, expected $want"
-        cat "$dir/out"
-    else
-        echo "ok: $desc"
-    fi
-}
+. "$(dirname "$0")/e2e_common.sh" cli_bench_ab "$1"
 has() { grep -qE -- "$1" "$dir/out" || fail "$2: no line matching /$1/"; }
 
-expect 0 "--list" "$cuzk" bench ab --list
+check "--list" 0 "$cuzk" bench ab --list
 for s in field_asm r1cs_thp poseidon_replay msm_bit_fast_path msm_batch_affine gpu_msm_window \
     gpu_g2 gpu_b2_overlap gpu_srs_sets gpu_upload_overlap gpu_host_register gpu_msm_red_levels \
     gpu_stage_threads gpu_msm_red_part; do
@@ -34,10 +18,10 @@ for s in field_asm r1cs_thp poseidon_replay msm_bit_fast_path msm_batch_affine g
 done
 # a retired switch (measured, decided, its loser deleted) is gone from the list
 ! grep -qE "^gpu_ntt_shoup " "$dir/out" || fail "--list still names the retired gpu_ntt_shoup"
-expect 0 "--list with CUZK_FIELD_ASM=0" env CUZK_FIELD_ASM=0 "$cuzk" bench ab --list
+check "--list with CUZK_FIELD_ASM=0" 0 env CUZK_FIELD_ASM=0 "$cuzk" bench ab --list
 has "^field_asm +CUZK_FIELD_ASM +on +off " "the environment sets the starting value"
 
-expect 0 "A/B on random:600, 2 runs after 1 warm-up pair" "$cuzk" bench ab \
+check "A/B on random:600, 2 runs after 1 warm-up pair" 0 "$cuzk" bench ab \
     --workload random:600:5 --a field_asm=on --b field_asm=off,msm_batch_affine=off --runs 2 \
     --warmup 1 --threads 1
 cp "$dir/out" "$dir/ab"
@@ -55,29 +39,29 @@ done
 last=$(grep -E "^[A-Za-z].* $num +$num +($num|-)$" "$dir/ab" | tail -1 | awk '{print $1}')
 [ "$last" = total ] || fail "total is the last phase (got: $last)"
 
-expect 2 "an unknown switch is refused" "$cuzk" bench ab --workload random:64 \
+check "an unknown switch is refused" 2 "$cuzk" bench ab --workload random:64 \
     --a field_asm=on --b warp_drive=on --runs 1
 has 'unknown switch "warp_drive"' "unknown switch message"
-expect 2 "a bad value is refused" "$cuzk" bench ab --workload random:64 --a field_asm=maybe \
+check "a bad value is refused" 2 "$cuzk" bench ab --workload random:64 --a field_asm=maybe \
     --b field_asm=off --runs 1
 has 'field_asm: bad value "maybe"' "bad value message"
-expect 2 "an out-of-range value is refused" "$cuzk" bench ab --workload random:64 \
+check "an out-of-range value is refused" 2 "$cuzk" bench ab --workload random:64 \
     --a gpu_msm_window=30 --b gpu_msm_window=0 --runs 1
 has 'gpu_msm_window: bad value "30" \(allowed: 0 \(automatic\) or 8..24\)' "range message"
-expect 2 "an unknown workload is refused" "$cuzk" bench ab --workload porep-64g --a "" --b "" \
+check "an unknown workload is refused" 2 "$cuzk" bench ab --workload porep-64g --a "" --b "" \
     --runs 1
 has 'unknown workload "porep-64g"' "unknown workload message"
-expect 1 "porep-512m without --c1 is refused" "$cuzk" bench ab --workload porep-512m --a "" \
+check "porep-512m without --c1 is refused" 1 "$cuzk" bench ab --workload porep-512m --a "" \
     --b "" --runs 1
 has 'porep-512m: give the sector.s C1 output with --c1' "porep-512m needs --c1"
-expect 2 "--runs 0 is refused" "$cuzk" bench ab --workload random:64 --a "" --b "" --runs 0
-expect 2 "--warmup -1 is refused" "$cuzk" bench ab --workload random:64 --a "" --b "" \
+check "--runs 0 is refused" 2 "$cuzk" bench ab --workload random:64 --a "" --b "" --runs 0
+check "--warmup -1 is refused" 2 "$cuzk" bench ab --workload random:64 --a "" --b "" \
     --warmup -1
-expect 2 "an unknown backend is refused" "$cuzk" bench ab --workload random:64 --a "" --b "" \
+check "an unknown backend is refused" 2 "$cuzk" bench ab --workload random:64 --a "" --b "" \
     --backend tpu
 has 'unknown --backend "tpu"' "unknown backend message"
-expect 2 "--a is required" "$cuzk" bench ab --workload random:64 --b field_asm=off
-expect 1 "porep-2k without parameters" env -u FIL_PROOFS_PARAMETER_CACHE "$cuzk" bench ab \
+check "--a is required" 2 "$cuzk" bench ab --workload random:64 --b field_asm=off
+check "porep-2k without parameters" 1 env -u FIL_PROOFS_PARAMETER_CACHE "$cuzk" bench ab \
     --workload porep-2k --params-dir "$dir/none" --a "" --b field_asm=off --runs 1
 has 'no StackedDrg2KiBV1_1 parameters: .*cuzk setup porep-2k --out DIR' "missing params message"
 

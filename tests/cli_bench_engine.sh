@@ -8,28 +8,12 @@
 # porep-2k without parameters are refused with messages.  Timing is checked
 # only for --inject-winning: a WinningPoSt waits at most for one partition.
 # usage: cli_bench_engine.sh CUZK
-set -uo pipefail
-cuzk="$1"
+. "$(dirname "$0")/e2e_common.sh" cli_bench_engine "$1"
 py=/usr/bin/python3
-dir="$(mktemp -d)"
-trap 'rm -rf "$dir"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-expect() { # expect WANT_RC DESCRIPTION COMMAND...
-    local want="$1" desc="$2" rc=0
-    shift 2
-    "$@" >"$dir/out" 2>&1 || rc=$?
-    if [ "$rc" != "$want" ]; then
-        fail "$desc: exit $rc, expected $want"
-        cat "$dir/out"
-    else
-        echo "ok: $desc"
-    fi
-}
 has() { grep -qE -- "$1" "$dir/out" || fail "$2: no line matching /$1/"; }
 
 args=(--jobs 3 --partitions 2 --constraints 256 --work 1000 --threads 2)
-expect 0 "synthetic run with an SVG timeline" "$cuzk" bench engine "${args[@]}" \
+check "synthetic run with an SVG timeline" 0 "$cuzk" bench engine "${args[@]}" \
     --timeline "$dir/t.svg"
 has "^  pipelined-b1 " "a pipelined-b1 row"
 has "^  sequential-b1 " "a sequential-b1 row"
@@ -71,7 +55,7 @@ if len(legend) != 4:
 sys.exit(1 if bad else 0)
 PYEOF
 # FIL_PROOFS_PARAMETER_CACHE must not send the engine away from the bench's directory
-expect 0 "the same with a CSV timeline, one case" env FIL_PROOFS_PARAMETER_CACHE=/nonexistent \
+check "the same with a CSV timeline, one case" 0 env FIL_PROOFS_PARAMETER_CACHE=/nonexistent \
     "$cuzk" bench engine "${args[@]}" --cases sequential-b1 --timeline "$dir/t.csv"
 lines=$(grep -c '^sequential-b1,' "$dir/t.csv")
 # per job: queue + srs load (job level), and per partition synthesis, wait, prove, verify
@@ -94,27 +78,27 @@ winning_bounded() { # every inject-winning line: wait <= bound * 1.1 + 150
         if (b <= 0 || w > b * 1.1 + 150) { print "wait " w " ms over one partition (" b " ms): " $0; bad = 1 }
     } END { exit bad }' "$dir/out" || fail "a WinningPoSt waited longer than one partition"
 }
-expect 0 "a WinningPoSt injected at 300 ms" "$cuzk" bench engine --jobs 2 --partitions 3 \
+check "a WinningPoSt injected at 300 ms" 0 "$cuzk" bench engine --jobs 2 --partitions 3 \
     --constraints 2048 --work 1000 --threads 2 --cases pipelined-b1,sequential-b1 \
     --inject-winning 300
 has "^  inject-winning pipelined-b1 +at 300 ms: queue [0-9]+ ms, start [0-9]+ ms, wait [0-9]+ ms, prove [0-9]+ ms, total [0-9]+ ms; behind " "an injection line"
 winning_bounded 2
-expect 2 "--inject-winning out of order" "$cuzk" bench engine "${args[@]}" --inject-winning 500,100
+check "--inject-winning out of order" 2 "$cuzk" bench engine "${args[@]}" --inject-winning 500,100
 has "ascending" "out of order message"
-expect 2 "--winning-vanilla without --winning-randomness" "$cuzk" bench engine "${args[@]}" \
+check "--winning-vanilla without --winning-randomness" 2 "$cuzk" bench engine "${args[@]}" \
     --inject-winning 100 --winning-vanilla /dev/null
 has "go together" "vanilla without randomness message"
 
-expect 2 "a timeline name without .svg/.csv" "$cuzk" bench engine "${args[@]}" \
+check "a timeline name without .svg/.csv" 2 "$cuzk" bench engine "${args[@]}" \
     --timeline "$dir/t.png"
 has "must end in .svg" "timeline name message"
-expect 2 "an unknown case" "$cuzk" bench engine "${args[@]}" --cases fastest
+check "an unknown case" 2 "$cuzk" bench engine "${args[@]}" --cases fastest
 has 'unknown case "fastest"' "unknown case message"
-expect 2 "an unknown workload" "$cuzk" bench engine --workload porep-64g
+check "an unknown workload" 2 "$cuzk" bench engine --workload porep-64g
 has 'unknown workload "porep-64g"' "unknown workload message"
-expect 2 "synthetic options with porep-2k" "$cuzk" bench engine --workload porep-2k \
+check "synthetic options with porep-2k" 2 "$cuzk" bench engine --workload porep-2k \
     --constraints 100
-expect 1 "porep-2k without parameters" env -u FIL_PROOFS_PARAMETER_CACHE "$cuzk" bench engine \
+check "porep-2k without parameters" 1 env -u FIL_PROOFS_PARAMETER_CACHE "$cuzk" bench engine \
     --workload porep-2k --params-dir "$dir/none"
 has 'no StackedDrg2KiBV1_1 parameters: .*cuzk setup porep-2k --out DIR' "missing params message"
 

@@ -4,13 +4,8 @@
 # present, else the table below), --out writes the very bytes digested, and bad
 # input is refused with a message.
 # usage: cli_graph.sh CUZK MANIFEST
-set -uo pipefail
-cuzk="$1"
+. "$(dirname "$0")/e2e_common.sh" cli_graph "$1"
 manifest="$2"
-dir="$(mktemp -d)"
-trap 'rm -rf "$dir"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 # proof id, manifest key, digest (the published entries of the small sizes)
 while read -r id key digest; do

@@ -4,26 +4,9 @@
 # on the same files.  A flipped proof byte and a changed public input must be
 # refused by both.
 # usage: cli_groth16.sh CUZK ORACLE_DIR
-set -uo pipefail
-cuzk="$1"
-oracle="$2"
-dir="$(mktemp -d)"
-trap 'rm -rf "$dir"' EXIT
-seed="$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')"
+. "$(dirname "$0")/e2e_common.sh" cli_groth16 "$1" "$2"
 circuit="random:3000:$seed"
 echo "circuit $circuit"
-fails=0
-check() { # check DESCRIPTION WANT_RC COMMAND...
-    local desc="$1" want="$2" rc=0
-    shift 2
-    "$@" >"$dir/out" 2>&1 || rc=$?
-    if [ "$rc" = "$want" ]; then
-        echo "ok: $desc -> $(tail -1 "$dir/out")"
-    else
-        echo "FAIL: $desc: exit $rc, expected $want: $(cat "$dir/out")"
-        fails=$((fails + 1))
-    fi
-}
 check "setup" 0 "$cuzk" setup --circuit "$circuit" --params "$dir/t.params" --vk "$dir/t.vk" --threads 2
 check "setup marks its files test-only" 0 grep -q '"test_only": true' "$dir/t.params.meta"
 check "prove" 0 "$cuzk" prove --circuit "$circuit" --params "$dir/t.params" --proof "$dir/p.bin" \

@@ -7,25 +7,7 @@
 # The parameters (TEST-ONLY, cached in PARAMS) are linked into a private
 # folder, so the .pce files this test writes stay in it.
 # usage: cli_prove_pce.sh CUZK PARAMS post|porep|snap
-set -u -o pipefail
-cuzk="$1"
-params="${CUZK_TEST_PARAMS:-$2}"
-mode="$3"
-dir="$(mktemp -d)"
-trap 'rm -rf "$dir"' EXIT
-fails=0
-check() { # check DESCRIPTION WANT_RC COMMAND...
-    local desc="$1" want="$2" rc=0
-    shift 2
-    "$@" >"$dir/out" 2>&1 || rc=$?
-    if [ "$rc" = "$want" ]; then
-        echo "ok: $desc"
-    else
-        echo "FAIL: $desc: exit $rc, expected $want:"
-        tail -20 "$dir/out"
-        fails=$((fails + 1))
-    fi
-}
+. "$(dirname "$0")/e2e_common.sh" cli_prove_pce "$1" "" "$2" "$3"
 mkdir -p "$params" "$dir/p"
 params="$(cd "$params" && pwd)"
 export -n FIL_PROOFS_PARAMETER_CACHE

@@ -11,6 +11,7 @@ extern "C" {
 #include "curve/g1.h"
 #include "curve/g2.h"
 #include "field/fp2.h"
+#include "util/err.h"
 #include "util/parallel.h"
 }
 
@@ -35,13 +36,12 @@ extern "C" const char *cuda_status_str(cuda_status s) {
 }
 
 cuda_status cz_fail(cuda_error *err, cuda_status s, const char *fmt, ...) {
-    if (err) {
+    va_list ap;
+    va_start(ap, fmt);
+    if (err)
         err->status = s;
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-        va_end(ap);
-    }
+    err_vset(err ? err->msg : NULL, sizeof err->msg, fmt, ap);
+    va_end(ap);
     return s;
 }
 

@@ -438,3 +438,24 @@ int poseidon_circuit_hash_tagged(r1cs_cs *cs, const gnum *preimage, unsigned ari
                                  gnum *out) {
     return hash_any(cs, preimage, arity, tag, out);
 }
+
+int poseidon_circuit_hash2_is(r1cs_cs *cs, const char *ns, gnum a, gnum b, gnum x,
+                              const char *name) {
+    gnum pre[2] = {a, b}, h;
+    r1cs_push(cs, "%s", ns);
+    int r = poseidon_circuit_hash(cs, pre, 2, &h);
+    r1cs_pop(cs);
+    if (r)
+        return -1;
+    R1CS_LC_ONLY(cs) {
+        r1cs_lc la = R1CS_LC_INIT, lb = R1CS_LC_INIT, lc = R1CS_LC_INIT;
+        r1cs_lc_add_var(&la, x.var);
+        r1cs_lc_add_var(&lb, R1CS_ONE);
+        r1cs_lc_add_var(&lc, h.var);
+        r1cs_enforce(cs, name, &la, &lb, &lc);
+        r1cs_lc_free(&la);
+        r1cs_lc_free(&lb);
+        r1cs_lc_free(&lc);
+    }
+    return 0;
+}

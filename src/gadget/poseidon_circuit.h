@@ -30,6 +30,12 @@ int poseidon_circuit_hash(r1cs_cs *cs, const gnum *preimage, unsigned arity, gnu
 int poseidon_circuit_hash_tagged(r1cs_cs *cs, const gnum *preimage, unsigned arity, const fr *tag,
                                  gnum *out);
 
+/* x = Poseidon(a, b): the hash under namespace ns, then (x) * (ONE) = (hash)
+ * as the constraint `name` (how comm_r is tied to comm_c and comm_r_last).
+ * Returns 0 or -1 as poseidon_circuit_hash. */
+int poseidon_circuit_hash2_is(r1cs_cs *cs, const char *ns, gnum a, gnum b, gnum x,
+                              const char *name);
+
 /* The formula above; 0 for an unsupported arity. */
 size_t poseidon_circuit_constraints(unsigned arity);
 

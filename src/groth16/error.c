@@ -2,7 +2,8 @@
 #include "groth16/error.h"
 
 #include <stdarg.h>
-#include <stdio.h>
+
+#include "util/err.h"
 
 const char *groth16_status_str(groth16_status s) {
     switch (s) {
@@ -33,13 +34,12 @@ const char *groth16_status_str(groth16_status s) {
 }
 
 groth16_status groth16_fail(groth16_error *err, groth16_status s, const char *fmt, ...) {
-    if (err) {
+    va_list ap;
+    va_start(ap, fmt);
+    if (err)
         err->status = s;
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-        va_end(ap);
-    }
+    err_vset(err ? err->msg : NULL, sizeof err->msg, fmt, ap);
+    va_end(ap);
     return s;
 }
 

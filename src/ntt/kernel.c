@@ -114,50 +114,41 @@ static inline void prefetch_twiddles(const fr *powers, size_t half_n, size_t e, 
         __builtin_prefetch(inv ? &powers[half_n - e - c * de] : &powers[e + c * de]);
 }
 
+/* Stage s of either direction (dit a constant once inlined, so each caller
+ * keeps its own loop with one kind of butterfly). */
+static inline __attribute__((always_inline)) void
+cols_stage(fr *buf, size_t rows, unsigned s, size_t cols, const fr *powers, size_t half_n,
+           size_t j0, size_t stride, int inv, int dit, int x86) {
+    size_t half = rows >> (s + 1), de = (size_t)1 << s;
+    for (size_t m = 0; m < half; m++) {
+        size_t e = (j0 + m * stride) << s;
+        if (m + TW_AHEAD < half)
+            prefetch_twiddles(powers, half_n, (j0 + (m + TW_AHEAD) * stride) << s, de, cols, inv);
+        for (size_t blk = 0; blk < rows; blk += 2 * half) {
+            fr *x = buf + (blk + m) * cols, *y = x + half * cols;
+            if (inv)
+                for (size_t c = 0; c < cols; c++)
+                    (dit ? ntt_bf_dit_swap : ntt_bf_dif_swap)(&x[c], &y[c],
+                                                              &powers[half_n - e - c * de], x86);
+            else
+                for (size_t c = 0; c < cols; c++)
+                    (dit ? ntt_bf_dit : ntt_bf_dif)(&x[c], &y[c], &powers[e + c * de], x86);
+        }
+    }
+}
+
 void ntt_cols_dif(fr *buf, unsigned b, size_t cols, const fr *powers, size_t half_n, size_t j0,
                   size_t stride, int inv) {
     size_t rows = (size_t)1 << b;
     int x86 = ntt_use_x86();
-    for (unsigned s = 0; s < b; s++) {
-        size_t half = rows >> (s + 1), de = (size_t)1 << s;
-        for (size_t m = 0; m < half; m++) {
-            size_t e = (j0 + m * stride) << s;
-            if (m + TW_AHEAD < half)
-                prefetch_twiddles(powers, half_n, (j0 + (m + TW_AHEAD) * stride) << s, de, cols,
-                                  inv);
-            for (size_t blk = 0; blk < rows; blk += 2 * half) {
-                fr *x = buf + (blk + m) * cols, *y = x + half * cols;
-                if (inv)
-                    for (size_t c = 0; c < cols; c++)
-                        ntt_bf_dif_swap(&x[c], &y[c], &powers[half_n - e - c * de], x86);
-                else
-                    for (size_t c = 0; c < cols; c++)
-                        ntt_bf_dif(&x[c], &y[c], &powers[e + c * de], x86);
-            }
-        }
-    }
+    for (unsigned s = 0; s < b; s++)
+        cols_stage(buf, rows, s, cols, powers, half_n, j0, stride, inv, 0, x86);
 }
 
 void ntt_cols_dit(fr *buf, unsigned b, size_t cols, const fr *powers, size_t half_n, size_t j0,
                   size_t stride, int inv) {
     size_t rows = (size_t)1 << b;
     int x86 = ntt_use_x86();
-    for (unsigned s = b; s-- > 0;) {
-        size_t half = rows >> (s + 1), de = (size_t)1 << s;
-        for (size_t m = 0; m < half; m++) {
-            size_t e = (j0 + m * stride) << s;
-            if (m + TW_AHEAD < half)
-                prefetch_twiddles(powers, half_n, (j0 + (m + TW_AHEAD) * stride) << s, de, cols,
-                                  inv);
-            for (size_t blk = 0; blk < rows; blk += 2 * half) {
-                fr *x = buf + (blk + m) * cols, *y = x + half * cols;
-                if (inv)
-                    for (size_t c = 0; c < cols; c++)
-                        ntt_bf_dit_swap(&x[c], &y[c], &powers[half_n - e - c * de], x86);
-                else
-                    for (size_t c = 0; c < cols; c++)
-                        ntt_bf_dit(&x[c], &y[c], &powers[e + c * de], x86);
-            }
-        }
-    }
+    for (unsigned s = b; s-- > 0;)
+        cols_stage(buf, rows, s, cols, powers, half_n, j0, stride, inv, 1, x86);
 }

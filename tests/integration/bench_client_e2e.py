@@ -27,17 +27,13 @@ import daemon_util as du
 cuzk, params = sys.argv[1], os.path.abspath(sys.argv[2])
 client = os.environ.get("CUZK_BENCH_CLIENT", cuzk)
 tmp = tempfile.mkdtemp(prefix="cuzk-bench-e2e-")
-checks = failures = 0
+ck = du.Checks("bench_client_e2e")
 
 
 def check(cond, what, out=None):
-    global checks, failures
-    checks += 1
-    if not cond:
-        failures += 1
-        print("FAIL:", what)
-        if out is not None:
-            print("  stdout:", out.stdout[-3000:], "\n  stderr:", out.stderr[-3000:])
+    """ck.check, with a failed command's output tails."""
+    detail = f"  stdout: {out.stdout[-3000:]}\n  stderr: {out.stderr[-3000:]}" if out else ""
+    ck.check(cond, what, detail)
 
 
 def run(*a, timeout=600):
@@ -223,9 +219,8 @@ finally:
         rc = du.stop_daemon(p)
         check(rc == 0, f"{name} daemon: SIGTERM exit {rc}")
         log.close()
-    if failures:
+    if ck.failures:
         for name, _, _ in daemons:
             print(f"--- {name}.log", open(os.path.join(tmp, f"{name}.log")).read()[-3000:])
     shutil.rmtree(tmp, ignore_errors=True)
-print(f"bench_client_e2e: {checks - failures} passed, {failures} failed")
-sys.exit(1 if failures else 0)
+ck.finish()

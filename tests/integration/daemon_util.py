@@ -98,11 +98,14 @@ class Checks:
     def __init__(self, name):
         self.name, self.checks, self.failures = name, 0, 0
 
-    def check(self, cond, what):
+    def check(self, cond, what, detail=""):
+        """Counts one check; a failed one also prints detail (when given)."""
         self.checks += 1
         if not cond:
             self.failures += 1
         print(("ok:" if cond else "FAIL:"), what, flush=True)
+        if not cond and detail:
+            print(detail, flush=True)
         return cond
 
     def finish(self):
@@ -111,9 +114,9 @@ class Checks:
         sys.exit(1 if self.failures else 0)
 
 
-def run_cli(exe, *args):
+def run_cli(exe, *args, env=None):
     """exe args..., output captured as text; printed when it fails."""
-    r = subprocess.run([exe, *args], capture_output=True, text=True)
+    r = subprocess.run([exe, *args], capture_output=True, text=True, env=env)
     if r.returncode:
         print(r.stdout, r.stderr)
     return r

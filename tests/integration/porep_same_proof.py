@@ -15,6 +15,8 @@ import os, shutil, subprocess, sys, tempfile
 
 import grpc
 
+import daemon_util as du
+
 cuzk, proto_dir, params = sys.argv[1], sys.argv[2], os.path.abspath(sys.argv[3])
 tmp = tempfile.mkdtemp(prefix="cuzk-same-proof-")
 subprocess.run(["/usr/bin/protoc", f"--python_out={tmp}", f"-I{proto_dir}",
@@ -23,22 +25,12 @@ sys.path.insert(0, tmp)
 from cuzk.v1 import proving_pb2 as pb  # noqa: E402
 
 SEED = "0badc0de"
-checks = failures = 0
-
-
-def check(cond, what):
-    global checks, failures
-    checks += 1
-    print("ok:" if cond else "FAIL:", what)
-    if not cond:
-        failures += 1
+ck = du.Checks("porep_same_proof")
+check = ck.check
 
 
 def run(*a, env=None):
-    r = subprocess.run([cuzk, *a], capture_output=True, text=True, env=env)
-    if r.returncode:
-        print(r.stdout, r.stderr)
-    return r
+    return du.run_cli(cuzk, *a, env=env)
 
 
 env = dict(os.environ)
@@ -102,5 +94,4 @@ try:
     check(v.returncode == 0 and "OK" in v.stdout, "cuzk verify porep accepts the proof")
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
-print(f"porep_same_proof: {checks - failures} of {checks} checks passed")
-sys.exit(1 if failures else 0)
+ck.finish()

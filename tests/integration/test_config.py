@@ -25,15 +25,8 @@ import daemon_util as du
 dump, example = sys.argv[1], sys.argv[2]
 daemon = sys.argv[3] if len(sys.argv) > 3 else None
 tmp = tempfile.mkdtemp(prefix="cuzk-config-test-")
-failures, checks = [], 0
-
-
-def check(cond, what):
-    global checks
-    checks += 1
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures.append(what)
+ck = du.Checks("config_toml_vs_tomllib")
+check = ck.check
 
 
 def write(name, text):
@@ -240,5 +233,4 @@ if daemon:
     r = subprocess.run([daemon, "daemon", "-c", p, "--log-level", "chatty"], capture_output=True, text=True)
     check(r.returncode == 2 and "--log-level" in r.stderr, "bad --log-level: exit 2")
 
-print(f"{checks - len(failures)} passed, {len(failures)} failed")
-sys.exit(1 if failures else 0)
+ck.finish()

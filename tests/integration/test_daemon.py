@@ -49,18 +49,8 @@ DOUBLE = args.engine == "double"
 tmp = tempfile.mkdtemp(prefix="cuzk-daemon-test-")
 pb = du.load_pb(args.proto_dir, tmp, args.pb2_dir)
 
-failures = []
-checks = 0
-
-
-def check(cond, what):
-    global checks
-    checks += 1
-    if cond:
-        print(f"ok   {what}")
-    else:
-        print(f"FAIL {what}")
-        failures.append(what)
+ck = du.Checks(f"daemon_grpc_{args.engine}")
+check = ck.check
 
 
 SVC = "/cuzk.v1.ProvingEngine/"
@@ -511,5 +501,4 @@ p = subprocess.run([args.daemon, "daemon", "--bogus"], capture_output=True, text
 check(p.returncode == 2 and "unknown option" in p.stderr, "an unknown option -> exit 2")
 
 shutil.rmtree(tmp, ignore_errors=True)
-print(f"{checks - len(failures)} passed, {len(failures)} failed")
-sys.exit(1 if failures else 0)
+ck.finish()

@@ -39,17 +39,8 @@ tmp = tempfile.mkdtemp(prefix="cuzk-hard-")
 pb = du.load_pb(proto_dir, tmp)
 params = os.path.join(tmp, "params")
 os.mkdir(params)
-failures, checks = [], 0
-
-
-def check(cond, what, detail=""):
-    global checks
-    checks += 1
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures.append(what)
-        if detail:
-            print(detail)
+ck = du.Checks("daemon_hardening")
+check = ck.check
 
 
 def config(name, listen, extra="", params_dir=params, status=None):
@@ -284,5 +275,4 @@ def memory_budget():
     ch.close()
 
 
-print(f"{checks - len(failures)} passed, {len(failures)} failed")
-sys.exit(1 if failures else 0)
+ck.finish()

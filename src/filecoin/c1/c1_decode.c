@@ -23,10 +23,35 @@ static int key_is(const uint8_t *k, size_t n, const char *lit) {
     return strlen(lit) == n && memcmp(k, lit, n) == 0;
 }
 
-/* Reads members until one of names[] (skipping others): 1 with *idx set and
+/* ---- the walkers: objects by field table, arrays by count ------------------------------- */
+
+/* Where one decoder call writes: obj (the object, or the array's first
+ * element), with the output's shape c (NULL where none is needed) and arg (a
+ * field's own argument from its table, or an array element's index). */
+typedef struct {
+    const c1_output *c;
+    void *obj;
+    unsigned arg;
+} dst;
+
+typedef int (*decode_fn)(c1_jp *j, dst d);
+
+/* One struct member: its key, its decoder, the decoder's arg, and whether
+ * it must be there (REQ) or may be absent (OPT). */
+typedef struct {
+    const char *name;
+    decode_fn decode;
+    unsigned arg;
+    int optional;
+} field;
+
+enum { REQ = 0, OPT = 1 };
+
+#define FIELDS(t) t, (int)(sizeof(t) / sizeof((t)[0]))
+
+/* Reads members until one of f[0..n) (skipping others): 1 with *idx set and
  * its frame pushed, 0 at the closing brace, -1 on error (duplicates too). */
-static int next_field(c1_jp *j, int *first, const char *const *names, int n, unsigned *seen,
-                      int *idx) {
+static int next_field(c1_jp *j, int *first, const field *f, int n, unsigned *seen, int *idx) {
     for (;;) {
         const uint8_t *k;
         size_t kl;
@@ -35,12 +60,12 @@ static int next_field(c1_jp *j, int *first, const char *const *names, int n, uns
             return r;
         const uint8_t *at = j->key_at;
         for (int i = 0; i < n; i++) {
-            if (key_is(k, kl, names[i])) {
+            if (key_is(k, kl, f[i].name)) {
                 if (*seen & (1u << i))
-                    return c1_jp_fail(j, C1_ERR_SHAPE, at, "duplicate field \"%s\"", names[i]);
+                    return c1_jp_fail(j, C1_ERR_SHAPE, at, "duplicate field \"%s\"", f[i].name);
                 *seen |= 1u << i;
                 *idx = i;
-                c1_jp_push_key(j, names[i]);
+                c1_jp_push_key(j, f[i].name);
                 return 1;
             }
         }
@@ -55,35 +80,70 @@ static int next_field(c1_jp *j, int *first, const char *const *names, int n, uns
     }
 }
 
-static int check_missing(c1_jp *j, const char *const *names, int n, unsigned seen,
-                         unsigned optional) {
+/* The first member of f[0..n) in need but not in seen is an error. */
+static int check_missing(c1_jp *j, const field *f, int n, unsigned seen, unsigned need) {
     for (int i = 0; i < n; i++)
-        if (!(seen & (1u << i)) && !(optional & (1u << i)))
-            return c1_jp_fail(j, C1_ERR_SHAPE, j->p - 1, "missing field \"%s\"", names[i]);
+        if ((need & (1u << i)) && !(seen & (1u << i)))
+            return c1_jp_fail(j, C1_ERR_SHAPE, j->p - 1, "missing field \"%s\"", f[i].name);
     return 0;
 }
 
-/* An array of exactly count Domains into dst. */
-static int domains(c1_jp *j, c1_node *dst, size_t count) {
-    if (c1_jp_arr_begin(j, "an array of 32-byte arrays"))
+/* An object's members: each of f[0..n) decoded once into c, obj (its key on
+ * the path), any other key skipped; *seen gets the members found. */
+static int walk_object(c1_jp *j, const field *f, int n, const c1_output *c, void *obj,
+                       unsigned *seen) {
+    int first = 1, idx = 0, r;
+    *seen = 0;
+    if (c1_jp_obj_begin(j))
         return -1;
-    for (size_t i = 0;; i++) {
-        int r = c1_jp_arr_next(j, i);
-        if (r < 0)
-            return -1;
-        if (r == 0) {
-            if (i != count)
-                return c1_jp_fail(j, C1_ERR_SHAPE, j->p - 1, "expected %zu elements, got %zu",
-                                  count, i);
-            return 0;
-        }
-        if (i == count)
-            return c1_jp_fail_excess(j, count, "elements");
-        c1_jp_push_index(j, (uint32_t)i);
-        if (c1_jp_domain(j, dst[i]))
+    while ((r = next_field(j, &first, f, n, seen, &idx)) == 1) {
+        if (f[idx].decode(j, (dst){c, obj, f[idx].arg}))
             return -1;
         c1_jp_pop(j);
     }
+    return r;
+}
+
+/* walk_object, then every member not marked optional must have been there. */
+static int object(c1_jp *j, const field *f, int n, const c1_output *c, void *obj) {
+    unsigned seen, need = 0;
+    for (int i = 0; i < n; i++)
+        if (!f[i].optional)
+            need |= 1u << i;
+    return walk_object(j, f, n, c, obj, &seen) ? -1 : check_missing(j, f, n, seen, need);
+}
+
+/* An array of exactly count elements, element i decoded by elem with arg i
+ * (its index on the path).  want: what the '[' begins, for type errors; noun:
+ * the elements in count errors ("expected 6 path elements, got 5"). */
+static int array(c1_jp *j, const char *want, unsigned count, const char *noun, decode_fn elem,
+                 const c1_output *c, void *obj) {
+    if (c1_jp_arr_begin(j, want))
+        return -1;
+    for (unsigned i = 0;; i++) {
+        int a = c1_jp_arr_next(j, i);
+        if (a < 0)
+            return -1;
+        if (a == 0)
+            return i == count ? 0
+                              : c1_jp_fail(j, C1_ERR_SHAPE, j->p - 1, "expected %u %s, got %u",
+                                           count, noun, i);
+        if (i == count)
+            return c1_jp_fail_excess(j, count, noun);
+        c1_jp_push_index(j, i);
+        if (elem(j, (dst){c, obj, i}))
+            return -1;
+        c1_jp_pop(j);
+    }
+}
+
+/* ---- values -------------------------------------------------------------------------- */
+
+static int domain_at(c1_jp *j, dst d) { return c1_jp_domain(j, ((c1_node *)d.obj)[d.arg]); }
+
+/* An array of exactly count Domains into nodes. */
+static int domains(c1_jp *j, c1_node *nodes, unsigned count) {
+    return array(j, "an array of 32-byte arrays", count, "elements", domain_at, NULL, nodes);
 }
 
 /* An unsigned integer in [lo, hi]. */
@@ -98,100 +158,96 @@ static int uint_in(c1_jp *j, uint64_t *v, uint64_t lo, uint64_t hi, const char *
     return 0;
 }
 
-/* ---- Merkle proofs ------------------------------------------------------------------ */
-
-static const char *const g_elem_fields[] = {"hashes", "index"};
-
-static int path_element(c1_jp *j, c1_merkle *m, unsigned e) {
-    unsigned seen = 0, arity = m->tree->arity[e];
-    int first = 1, idx, r;
-    if (c1_jp_obj_begin(j))
-        return -1;
-    while ((r = next_field(j, &first, g_elem_fields, 2, &seen, &idx)) == 1) {
-        if (idx == 0) {
-            if (domains(j, c1_path_hashes(m, e), arity - 1))
-                return -1;
-        } else {
-            uint64_t v;
-            if (uint_in(j, &v, 0, arity - 1, "a path index"))
-                return -1;
-            m->index[e] = (uint8_t)v;
-        }
-        c1_jp_pop(j);
-    }
-    return r < 0 ? -1 : check_missing(j, g_elem_fields, 2, seen, 0);
+static int null_value(c1_jp *j, dst d) {
+    (void)d;
+    return c1_jp_null(j);
 }
 
-static const char *const g_path_fields[] = {"path"};
+/* ---- Merkle proofs ------------------------------------------------------------------ */
+
+/* Path elements e, e + 1, .. (count of them) of m. */
+typedef struct {
+    c1_merkle *m;
+    unsigned e, count;
+} path_at;
+
+static int elem_hashes(c1_jp *j, dst d) {
+    const path_at *x = d.obj;
+    return domains(j, c1_path_hashes(x->m, x->e), x->m->tree->arity[x->e] - 1u);
+}
+
+static int elem_index(c1_jp *j, dst d) {
+    const path_at *x = d.obj;
+    uint64_t v;
+    if (uint_in(j, &v, 0, x->m->tree->arity[x->e] - 1u, "a path index"))
+        return -1;
+    x->m->index[x->e] = (uint8_t)v;
+    return 0;
+}
+
+static const field g_elem_fields[] = {{"hashes", elem_hashes, 0, REQ},
+                                      {"index", elem_index, 0, REQ}};
+
+static int path_element(c1_jp *j, dst d) {
+    const path_at *x = d.obj;
+    path_at el = {x->m, x->e + d.arg, 1};
+    return object(j, FIELDS(g_elem_fields), NULL, &el);
+}
+
+static int path_elements(c1_jp *j, dst d) {
+    const path_at *x = d.obj;
+    return array(j, "an array of path elements", x->count, "path elements", path_element, NULL,
+                 d.obj);
+}
+
+static const field g_path_fields[] = {{"path", path_elements, 0, REQ}};
 
 /* InclusionPath {"path": [count elements]} = elements e0.. of m. */
 static int inclusion_path(c1_jp *j, c1_merkle *m, unsigned e0, unsigned count) {
-    unsigned seen = 0;
-    int first = 1, idx, r;
-    if (c1_jp_obj_begin(j))
-        return -1;
-    while ((r = next_field(j, &first, g_path_fields, 1, &seen, &idx)) == 1) {
-        if (c1_jp_arr_begin(j, "an array of path elements"))
-            return -1;
-        for (unsigned i = 0;; i++) {
-            int a = c1_jp_arr_next(j, i);
-            if (a < 0)
-                return -1;
-            if (a == 0) {
-                if (i != count)
-                    return c1_jp_fail(j, C1_ERR_SHAPE, j->p - 1,
-                                      "expected %u path elements, got %u", count, i);
-                break;
-            }
-            if (i == count)
-                return c1_jp_fail_excess(j, count, "path elements");
-            c1_jp_push_index(j, i);
-            if (path_element(j, m, e0 + i))
-                return -1;
-            c1_jp_pop(j);
-        }
-        c1_jp_pop(j);
-    }
-    return r < 0 ? -1 : check_missing(j, g_path_fields, 1, seen, 0);
+    path_at x = {m, e0, count};
+    return object(j, FIELDS(g_path_fields), NULL, &x);
+}
+
+/* root (arg 0) or leaf (arg 1) */
+static int proof_node(c1_jp *j, dst d) {
+    return c1_jp_domain(j, ((c1_merkle *)d.obj)->nodes[d.arg]);
+}
+
+static int proof_base(c1_jp *j, dst d) {
+    c1_merkle *m = d.obj;
+    return inclusion_path(j, m, 0, m->tree->base_len);
+}
+
+/* the sub (arg 0) or top (arg 1) element, after the base ones */
+static int proof_upper(c1_jp *j, dst d) {
+    c1_merkle *m = d.obj;
+    return inclusion_path(j, m, m->tree->base_len + d.arg, 1);
 }
 
 static const char *const g_variant_names[3] = {"Single", "Sub", "Top"};
-/* Single: root leaf path; Sub: base_proof sub_proof root leaf; Top: + top_proof. */
-static const char *const g_proof_fields[] = {"root",       "leaf",      "path",
-                                             "base_proof", "sub_proof", "top_proof"};
+/* Single: root leaf path; Sub: root leaf base_proof sub_proof; Top: + top_proof.
+ * A field of another variant counts as an unknown key. */
+static const field g_single_fields[] = {
+    {"root", proof_node, 0, REQ}, {"leaf", proof_node, 1, REQ}, {"path", proof_base, 0, REQ}};
+static const field g_layered_fields[] = {{"root", proof_node, 0, REQ},
+                                         {"leaf", proof_node, 1, REQ},
+                                         {"base_proof", proof_base, 0, REQ},
+                                         {"sub_proof", proof_upper, 0, REQ},
+                                         {"top_proof", proof_upper, 1, REQ}};
 
 static int proof_variant(c1_jp *j, c1_merkle *m) {
-    const c1_tree *t = m->tree;
-    unsigned seen = 0, optional;
-    int first = 1, idx, r;
-    /* fields that do not belong to this variant count as unknown keys */
-    int n = t->kind == C1_TREE_SINGLE ? 3 : 6;
-    optional = t->kind == C1_TREE_SINGLE ? 0
-               : t->kind == C1_TREE_SUB  ? (1u << 2 | 1u << 5)
-                                         : 1u << 2;
-    if (c1_jp_obj_begin(j))
-        return -1;
-    while ((r = next_field(j, &first, g_proof_fields, n, &seen, &idx)) == 1) {
-        if (optional & (1u << idx)) { /* "path" in Sub/Top, "top_proof" in Sub */
-            if (c1_jp_skip(j))
-                return -1;
-            seen &= ~(1u << idx);
-        } else if (idx < 2) {
-            if (c1_jp_domain(j, m->nodes[idx]))
-                return -1;
-        } else if (idx == 2 || idx == 3) {
-            if (inclusion_path(j, m, 0, t->base_len))
-                return -1;
-        } else {
-            if (inclusion_path(j, m, t->base_len + (unsigned)(idx - 4), 1))
-                return -1;
-        }
-        c1_jp_pop(j);
+    switch (m->tree->kind) {
+    case C1_TREE_SINGLE:
+        return object(j, FIELDS(g_single_fields), NULL, m);
+    case C1_TREE_SUB:
+        return object(j, g_layered_fields, 4, NULL, m);
+    default:
+        return object(j, g_layered_fields, 5, NULL, m);
     }
-    return r < 0 ? -1 : check_missing(j, g_proof_fields, n, seen, optional);
 }
 
-static int proof_data(c1_jp *j, c1_merkle *m) {
+static int proof_data(c1_jp *j, dst d) {
+    c1_merkle *m = d.obj;
     int first = 1, got = -1, r;
     const uint8_t *k;
     size_t kl;
@@ -234,222 +290,127 @@ static int proof_data(c1_jp *j, c1_merkle *m) {
     return 0;
 }
 
-static const char *const g_merkle_fields[] = {"data"};
+static const field g_merkle_fields[] = {{"data", proof_data, 0, REQ}};
 
-static int merkle(c1_jp *j, c1_merkle *m) {
-    unsigned seen = 0;
-    int first = 1, idx, r;
-    if (c1_jp_obj_begin(j))
-        return -1;
-    while ((r = next_field(j, &first, g_merkle_fields, 1, &seen, &idx)) == 1) {
-        if (proof_data(j, m))
-            return -1;
-        c1_jp_pop(j);
-    }
-    return r < 0 ? -1 : check_missing(j, g_merkle_fields, 1, seen, 0);
-}
+static int merkle(c1_jp *j, c1_merkle *m) { return object(j, FIELDS(g_merkle_fields), NULL, m); }
 
 /* ---- columns and labels ------------------------------------------------------------- */
 
-static const char *const g_column_fields[] = {"index", "rows", "_h"};
-
-static int column(c1_jp *j, const c1_output *c, c1_column *col) {
-    unsigned seen = 0;
-    int first = 1, idx, r;
-    if (c1_jp_obj_begin(j))
+static int column_index(c1_jp *j, dst d) {
+    c1_column *col = d.obj;
+    uint64_t v;
+    if (uint_in(j, &v, 0, d.c->nodes - 1, "a node index"))
         return -1;
-    while ((r = next_field(j, &first, g_column_fields, 3, &seen, &idx)) == 1) {
-        if (idx == 0) {
-            uint64_t v;
-            if (uint_in(j, &v, 0, c->nodes - 1, "a node index"))
-                return -1;
-            col->index = (uint32_t)v;
-        } else if (idx == 1) {
-            if (domains(j, col->rows, c->layers))
-                return -1;
-        } else if (c1_jp_null(j)) {
-            return -1;
-        }
-        c1_jp_pop(j);
-    }
-    return r < 0 ? -1 : check_missing(j, g_column_fields, 3, seen, 1u << 2);
+    col->index = (uint32_t)v;
+    return 0;
 }
 
-static const char *const g_colproof_fields[] = {"column", "inclusion_proof"};
-
-static int column_proof(c1_jp *j, const c1_output *c, c1_column *col) {
-    unsigned seen = 0;
-    int first = 1, idx, r;
-    if (c1_jp_obj_begin(j))
-        return -1;
-    while ((r = next_field(j, &first, g_colproof_fields, 2, &seen, &idx)) == 1) {
-        if (idx == 0 ? column(j, c, col) : merkle(j, &col->proof))
-            return -1;
-        c1_jp_pop(j);
-    }
-    return r < 0 ? -1 : check_missing(j, g_colproof_fields, 2, seen, 0);
+static int column_rows(c1_jp *j, dst d) {
+    return domains(j, ((c1_column *)d.obj)->rows, d.c->layers);
 }
 
-static int column_list(c1_jp *j, const c1_output *c, c1_column *cols, unsigned count) {
-    if (c1_jp_arr_begin(j, "an array of column proofs"))
-        return -1;
-    for (unsigned i = 0;; i++) {
-        int a = c1_jp_arr_next(j, i);
-        if (a < 0)
-            return -1;
-        if (a == 0)
-            return i == count ? 0
-                              : c1_jp_fail(j, C1_ERR_SHAPE, j->p - 1,
-                                           "expected %u column proofs, got %u", count, i);
-        if (i == count)
-            return c1_jp_fail_excess(j, count, "column proofs");
-        c1_jp_push_index(j, i);
-        if (column_proof(j, c, &cols[i]))
-            return -1;
-        c1_jp_pop(j);
-    }
+static const field g_column_fields[] = {
+    {"index", column_index, 0, REQ}, {"rows", column_rows, 0, REQ}, {"_h", null_value, 0, OPT}};
+
+static int column(c1_jp *j, dst d) { return object(j, FIELDS(g_column_fields), d.c, d.obj); }
+static int column_merkle(c1_jp *j, dst d) { return merkle(j, &((c1_column *)d.obj)->proof); }
+
+static const field g_colproof_fields[] = {{"column", column, 0, REQ},
+                                          {"inclusion_proof", column_merkle, 0, REQ}};
+
+/* element arg of an array of c1_column */
+static int column_proof(c1_jp *j, dst d) {
+    return object(j, FIELDS(g_colproof_fields), d.c, (c1_column *)d.obj + d.arg);
 }
 
-static const char *const g_rcp_fields[] = {"c_x", "drg_parents", "exp_parents"};
-
-static int replica_columns(c1_jp *j, const c1_output *c, c1_challenge *ch) {
-    unsigned seen = 0;
-    int first = 1, idx, r;
-    if (c1_jp_obj_begin(j))
-        return -1;
-    while ((r = next_field(j, &first, g_rcp_fields, 3, &seen, &idx)) == 1) {
-        int bad = idx == 0   ? column_proof(j, c, &ch->c_x)
-                  : idx == 1 ? column_list(j, c, ch->drg, C1_DRG_PARENTS)
-                             : column_list(j, c, ch->exp, C1_EXP_PARENTS);
-        if (bad)
-            return -1;
-        c1_jp_pop(j);
-    }
-    return r < 0 ? -1 : check_missing(j, g_rcp_fields, 3, seen, 0);
+static int columns_cx(c1_jp *j, dst d) {
+    return column_proof(j, (dst){d.c, &((c1_challenge *)d.obj)->c_x, 0});
 }
 
-static const char *const g_label_fields[] = {"parents", "layer_index", "node"};
-
-static int labeling(c1_jp *j, const c1_output *c, c1_labeling *lab) {
-    unsigned seen = 0;
-    int first = 1, idx, r;
-    if (c1_jp_obj_begin(j))
-        return -1;
-    while ((r = next_field(j, &first, g_label_fields, 3, &seen, &idx)) == 1) {
-        uint64_t v;
-        if (idx == 0) {
-            if (domains(j, lab->parents, C1_LABEL_PARENTS))
-                return -1;
-        } else if (idx == 1) {
-            if (uint_in(j, &v, 1, c->layers, "a layer index"))
-                return -1;
-            lab->layer_index = (uint32_t)v;
-        } else {
-            if (uint_in(j, &v, 0, c->nodes - 1, "a node index"))
-                return -1;
-            lab->node = v;
-        }
-        c1_jp_pop(j);
-    }
-    return r < 0 ? -1 : check_missing(j, g_label_fields, 3, seen, 0);
+static int columns_drg(c1_jp *j, dst d) {
+    return array(j, "an array of column proofs", C1_DRG_PARENTS, "column proofs", column_proof, d.c,
+                 ((c1_challenge *)d.obj)->drg);
 }
 
-static int labeling_list(c1_jp *j, const c1_output *c, c1_labeling *labs) {
-    if (c1_jp_arr_begin(j, "an array of labeling proofs"))
+static int columns_exp(c1_jp *j, dst d) {
+    return array(j, "an array of column proofs", C1_EXP_PARENTS, "column proofs", column_proof, d.c,
+                 ((c1_challenge *)d.obj)->exp);
+}
+
+static const field g_rcp_fields[] = {{"c_x", columns_cx, 0, REQ},
+                                     {"drg_parents", columns_drg, 0, REQ},
+                                     {"exp_parents", columns_exp, 0, REQ}};
+
+static int label_parents(c1_jp *j, dst d) {
+    return domains(j, ((c1_labeling *)d.obj)->parents, C1_LABEL_PARENTS);
+}
+
+static int label_layer(c1_jp *j, dst d) {
+    uint64_t v;
+    if (uint_in(j, &v, 1, d.c->layers, "a layer index"))
         return -1;
-    for (unsigned i = 0;; i++) {
-        int a = c1_jp_arr_next(j, i);
-        if (a < 0)
-            return -1;
-        if (a == 0)
-            return i == c->layers
-                       ? 0
-                       : c1_jp_fail(j, C1_ERR_SHAPE, j->p - 1,
-                                    "expected %u labeling proofs (one per layer), got %u",
-                                    c->layers, i);
-        if (i == c->layers)
-            return c1_jp_fail_excess(j, c->layers, "labeling proofs (one per layer)");
-        c1_jp_push_index(j, i);
-        if (labeling(j, c, &labs[i]))
-            return -1;
-        c1_jp_pop(j);
-    }
+    ((c1_labeling *)d.obj)->layer_index = (uint32_t)v;
+    return 0;
+}
+
+static int label_node(c1_jp *j, dst d) {
+    return uint_in(j, &((c1_labeling *)d.obj)->node, 0, d.c->nodes - 1, "a node index");
+}
+
+static const field g_label_fields[] = {{"parents", label_parents, 0, REQ},
+                                       {"layer_index", label_layer, 0, REQ},
+                                       {"node", label_node, 0, REQ}};
+
+/* element arg of an array of c1_labeling */
+static int labeling(c1_jp *j, dst d) {
+    return object(j, FIELDS(g_label_fields), d.c, (c1_labeling *)d.obj + d.arg);
 }
 
 /* ---- one challenge, the partitions ------------------------------------------------------ */
 
-static const char *const g_challenge_fields[] = {"comm_d_proofs", "comm_r_last_proof",
-                                                 "replica_column_proofs", "labeling_proofs",
-                                                 "encoding_proof"};
+static int challenge_comm_d(c1_jp *j, dst d) { return merkle(j, &((c1_challenge *)d.obj)->comm_d); }
 
-static int challenge(c1_jp *j, const c1_output *c, c1_challenge *ch) {
-    unsigned seen = 0;
-    int first = 1, idx, r;
-    if (c1_jp_obj_begin(j))
-        return -1;
-    while ((r = next_field(j, &first, g_challenge_fields, 5, &seen, &idx)) == 1) {
-        int bad;
-        switch (idx) {
-        case 0:
-            bad = merkle(j, &ch->comm_d);
-            break;
-        case 1:
-            bad = merkle(j, &ch->comm_r_last);
-            break;
-        case 2:
-            bad = replica_columns(j, c, ch);
-            break;
-        case 3:
-            bad = labeling_list(j, c, ch->labeling);
-            break;
-        default:
-            bad = labeling(j, c, &ch->encoding);
-        }
-        if (bad)
-            return -1;
-        c1_jp_pop(j);
-    }
-    return r < 0 ? -1 : check_missing(j, g_challenge_fields, 5, seen, 0);
+static int challenge_comm_r(c1_jp *j, dst d) {
+    return merkle(j, &((c1_challenge *)d.obj)->comm_r_last);
 }
 
-static int partitions(c1_jp *j, c1_output *c) {
-    if (c1_jp_arr_begin(j, "an array of partitions"))
+static int challenge_columns(c1_jp *j, dst d) {
+    return object(j, FIELDS(g_rcp_fields), d.c, d.obj);
+}
+
+static int challenge_labels(c1_jp *j, dst d) {
+    return array(j, "an array of labeling proofs", d.c->layers, "labeling proofs (one per layer)",
+                 labeling, d.c, ((c1_challenge *)d.obj)->labeling);
+}
+
+static int challenge_encoding(c1_jp *j, dst d) {
+    return labeling(j, (dst){d.c, &((c1_challenge *)d.obj)->encoding, 0});
+}
+
+static const field g_challenge_fields[] = {{"comm_d_proofs", challenge_comm_d, 0, REQ},
+                                           {"comm_r_last_proof", challenge_comm_r, 0, REQ},
+                                           {"replica_column_proofs", challenge_columns, 0, REQ},
+                                           {"labeling_proofs", challenge_labels, 0, REQ},
+                                           {"encoding_proof", challenge_encoding, 0, REQ}};
+
+/* element arg of a partition's challenges (obj: its first) */
+static int challenge(c1_jp *j, dst d) {
+    if (object(j, FIELDS(g_challenge_fields), d.c, (c1_challenge *)d.obj + d.arg))
         return -1;
-    for (unsigned p = 0;; p++) {
-        int a = c1_jp_arr_next(j, p);
-        if (a < 0)
-            return -1;
-        if (a == 0)
-            return p == c->partitions ? 0
-                                      : c1_jp_fail(j, C1_ERR_SHAPE, j->p - 1,
-                                                   "expected %u partitions (%s), got %u",
-                                                   c->partitions, c->proof->name, p);
-        if (p == c->partitions)
-            return c1_jp_fail_excess(j, c->partitions, "partitions");
-        c1_jp_push_index(j, p);
-        if (c1_jp_arr_begin(j, "an array of challenge proofs"))
-            return -1;
-        for (unsigned i = 0;; i++) {
-            a = c1_jp_arr_next(j, i);
-            if (a < 0)
-                return -1;
-            if (a == 0) {
-                if (i != c->challenges)
-                    return c1_jp_fail(j, C1_ERR_SHAPE, j->p - 1,
-                                      "expected %u challenges per partition, got %u", c->challenges,
-                                      i);
-                break;
-            }
-            if (i == c->challenges)
-                return c1_jp_fail_excess(j, c->challenges, "challenges per partition");
-            c1_jp_push_index(j, i);
-            if (challenge(j, c, c1_at(c, p, i)))
-                return -1;
-            c1_jp_checkpoint(j);
-            c1_jp_pop(j);
-        }
-        c1_jp_pop(j);
-    }
+    c1_jp_checkpoint(j);
+    return 0;
+}
+
+/* partition arg */
+static int partition(c1_jp *j, dst d) {
+    return array(j, "an array of challenge proofs", d.c->challenges, "challenges per partition",
+                 challenge, d.c, c1_at(d.c, d.arg, 0));
+}
+
+static int partitions(c1_jp *j, const c1_output *c) {
+    char noun[80];
+    snprintf(noun, sizeof noun, "partitions (%s)", c->proof->name);
+    return array(j, "an array of partitions", c->partitions, noun, partition, c, NULL);
 }
 
 /* {"StackedDrg<size>V1": [[proof; challenges]; partitions]} */
@@ -491,10 +452,72 @@ static int vanilla(c1_jp *j, c1_output *c) {
 
 /* ---- the top level: bare output or Curio's wrapper ----------------------------------- */
 
-enum { F_PROOF, F_VANILLA, F_COMM_R, F_COMM_D, F_REPLICA, F_SEED, F_TICKET, F_NUM, F_OUT, F_SIZE };
-static const char *const g_top_fields[] = {
-    "registered_proof", "vanilla_proofs", "comm_r",    "comm_d",    "replica_id", "seed",
-    "ticket",           "SectorNum",      "Phase1Out", "SectorSize"};
+/* What the top level's members leave for the checks after them. */
+typedef struct {
+    c1_error *err;
+    c1_output *c; /* allocated once the registered proof is known */
+    const fc_seal_proof *proof;
+    uint8_t top[5][32]; /* comm_r, comm_d, replica_id, seed, ticket */
+    uint64_t sector_num, sector_size;
+    const uint8_t *b64, *deferred; /* Phase1Out's text; vanilla_proofs to decode last */
+    size_t b64_len;
+    int b64_escaped;
+} top_state;
+
+static int top_proof(c1_jp *j, dst d) {
+    top_state *t = d.obj;
+    const uint8_t *at = j->p, *s;
+    size_t n;
+    int esc;
+    char name[80];
+    if (c1_jp_string(j, &s, &n, &esc))
+        return -1;
+    if (n >= sizeof name)
+        return c1_jp_fail(j, C1_ERR_PROOF, at, "unknown registered proof (%zu bytes long)", n);
+    n = esc ? c1_json_unescape((uint8_t *)name, s, n) : (memcpy(name, s, n), n);
+    name[n] = 0;
+    t->proof = memchr(name, 0, n) ? NULL : fc_seal_proof_by_name(name);
+    if (!t->proof)
+        return c1_jp_fail(j, C1_ERR_PROOF, at, "unknown registered proof \"%s\"", name);
+    return 0;
+}
+
+static int top_vanilla(c1_jp *j, dst d) {
+    top_state *t = d.obj;
+    c1_jp_ws(j);
+    if (!t->proof) { /* shape unknown yet: come back after the other keys */
+        t->deferred = j->p;
+        return c1_jp_skip(j);
+    }
+    if (!(t->c = c1_output_alloc(t->proof, t->err)))
+        return -1;
+    return vanilla(j, t->c);
+}
+
+static int top_domain(c1_jp *j, dst d) { return c1_jp_domain(j, ((top_state *)d.obj)->top[d.arg]); }
+
+static int top_sector_num(c1_jp *j, dst d) {
+    return c1_jp_u64(j, &((top_state *)d.obj)->sector_num);
+}
+
+static int top_sector_size(c1_jp *j, dst d) {
+    return c1_jp_u64(j, &((top_state *)d.obj)->sector_size);
+}
+
+static int top_phase1_out(c1_jp *j, dst d) {
+    top_state *t = d.obj;
+    return c1_jp_string(j, &t->b64, &t->b64_len, &t->b64_escaped);
+}
+
+/* Which members are required depends on the form (bare or wrapper): checked
+ * after the walk.  The wrapper's are known only in the outer text. */
+enum { BARE_FIELDS = 7, ALL_FIELDS = 10 };
+static const field g_top_fields[] = {
+    {"registered_proof", top_proof, 0, REQ}, {"vanilla_proofs", top_vanilla, 0, REQ},
+    {"comm_r", top_domain, 0, REQ},          {"comm_d", top_domain, 1, REQ},
+    {"replica_id", top_domain, 2, REQ},      {"seed", top_domain, 3, REQ},
+    {"ticket", top_domain, 4, REQ},          {"SectorNum", top_sector_num, 0, REQ},
+    {"Phase1Out", top_phase1_out, 0, REQ},   {"SectorSize", top_sector_size, 0, REQ}};
 #define BARE_MASK 0x7fu
 #define WRAP_MASK 0x380u
 
@@ -507,105 +530,45 @@ c1_status c1_decode_text(c1_output **out, const void *buf, size_t len, c1_error 
     j.release = mode == BUF_MAPPED;
     if (stream)
         c1_stream_attach(stream, &j);
-    c1_output *c = NULL;
-    const fc_seal_proof *proof = NULL;
-    uint8_t top[5][32];
-    uint64_t sector_num = 0, sector_size = 0;
-    const uint8_t *b64 = NULL, *deferred = NULL;
-    size_t b64_len = 0;
-    int b64_escaped = 0;
-    unsigned seen = 0;
-    int first = 1, idx, r;
+    top_state t = {.err = err};
+    unsigned seen;
     *out = NULL;
-    if (c1_jp_obj_begin(&j))
-        return fail_status(err);
-    while ((r = next_field(&j, &first, g_top_fields, outer ? 10 : 7, &seen, &idx)) == 1) {
-        const uint8_t *at = j.p;
-        int bad = 0;
-        switch (idx) {
-        case F_PROOF: {
-            const uint8_t *s;
-            size_t n;
-            int esc;
-            char name[80];
-            if (c1_jp_string(&j, &s, &n, &esc)) {
-                bad = 1;
-                break;
-            }
-            if (n >= sizeof name) {
-                bad = c1_jp_fail(&j, C1_ERR_PROOF, at, "unknown registered proof (%zu bytes long)",
-                                 n);
-                break;
-            }
-            n = esc ? c1_json_unescape((uint8_t *)name, s, n) : (memcpy(name, s, n), n);
-            name[n] = 0;
-            proof = memchr(name, 0, n) ? NULL : fc_seal_proof_by_name(name);
-            if (!proof)
-                bad = c1_jp_fail(&j, C1_ERR_PROOF, at, "unknown registered proof \"%s\"", name);
-            break;
-        }
-        case F_VANILLA:
-            c1_jp_ws(&j);
-            if (!proof) { /* shape unknown yet: come back after the other keys */
-                deferred = j.p;
-                bad = c1_jp_skip(&j);
-                break;
-            }
-            if (!(c = c1_output_alloc(proof, err)))
-                return C1_ERR_NO_MEMORY;
-            bad = vanilla(&j, c);
-            break;
-        case F_NUM:
-            bad = c1_jp_u64(&j, &sector_num);
-            break;
-        case F_SIZE:
-            bad = c1_jp_u64(&j, &sector_size);
-            break;
-        case F_OUT:
-            bad = c1_jp_string(&j, &b64, &b64_len, &b64_escaped);
-            break;
-        default:
-            bad = c1_jp_domain(&j, top[idx - F_COMM_R]);
-        }
-        if (bad) {
-            c1_output_free(c);
-            return fail_status(err);
-        }
-        c1_jp_pop(&j);
-    }
+    int r = walk_object(&j, g_top_fields, outer ? ALL_FIELDS : BARE_FIELDS, NULL, &t, &seen);
     if (r == 0 && (seen & WRAP_MASK) && (seen & BARE_MASK))
         r = c1_jp_fail(
             &j, C1_ERR_SHAPE, j.beg,
             "both Curio wrapper fields (SectorNum, Phase1Out, SectorSize) and C1 fields");
     if (r == 0 && !(seen & BARE_MASK) && (seen & WRAP_MASK))
-        r = check_missing(&j, g_top_fields + F_NUM, 3, seen >> F_NUM, 0);
+        r = check_missing(&j, g_top_fields, ALL_FIELDS, seen, WRAP_MASK);
     else if (r == 0)
-        r = check_missing(&j, g_top_fields, 7, seen, 0);
+        r = check_missing(&j, g_top_fields, BARE_FIELDS, seen, BARE_MASK);
     if (r == 0) {
         c1_jp_need_all(&j);
         r = c1_jp_end(&j);
     }
-    if (r == 0 && deferred) {
+    if (r == 0 && t.deferred) {
         const uint8_t *end = j.p;
-        j.p = deferred;
+        j.p = t.deferred;
         c1_jp_push_key(&j, "vanilla_proofs");
-        if (!(c = c1_output_alloc(proof, err)))
+        if (!(t.c = c1_output_alloc(t.proof, err)))
             return C1_ERR_NO_MEMORY;
-        r = vanilla(&j, c);
+        r = vanilla(&j, t.c);
         c1_jp_pop(&j);
         j.p = end;
     }
     if (r < 0) {
-        c1_output_free(c);
+        c1_output_free(t.c);
         return fail_status(err);
     }
     if (seen & WRAP_MASK)
-        return c1_decode_wrapper(out, &j, b64, b64_len, b64_escaped, sector_num, sector_size, mode);
-    memcpy(c->comm_r, top[0], 32);
-    memcpy(c->comm_d, top[1], 32);
-    memcpy(c->replica_id, top[2], 32);
-    memcpy(c->seed, top[3], 32);
-    memcpy(c->ticket, top[4], 32);
+        return c1_decode_wrapper(out, &j, t.b64, t.b64_len, t.b64_escaped, t.sector_num,
+                                 t.sector_size, mode);
+    c1_output *c = t.c;
+    memcpy(c->comm_r, t.top[0], 32);
+    memcpy(c->comm_d, t.top[1], 32);
+    memcpy(c->replica_id, t.top[2], 32);
+    memcpy(c->seed, t.top[3], 32);
+    memcpy(c->ticket, t.top[4], 32);
     *out = c;
     return C1_OK;
 }

@@ -50,6 +50,7 @@ int merkle_hash_node(uint8_t out[32], tree_hasher h, const uint8_t *children, un
 int merkle_shape_for_leaves(por_shape *out, tree_hasher h, unsigned base, unsigned sub,
                             unsigned top, size_t leaves) {
     por_shape s = {h, base, sub, top, 1};
+    *out = (por_shape){h, base, sub, top, 0}; /* until one is found */
     if (por_shape_check(&s) != 0)
         return MERKLE_ERR_SHAPE;
     size_t trees = (size_t)(sub ? sub : 1) * (top ? top : 1);

@@ -52,8 +52,9 @@ typedef struct {
 int merkle_hash_node(uint8_t out[32], tree_hasher h, const uint8_t *children, unsigned n);
 
 /* The shape for `leaves` leaves: base_levels such that
- * leaves = base^base_levels * max(sub, 1) * max(top, 1), base_levels >= 1.
- * MERKLE_ERR_SHAPE / MERKLE_ERR_LEAVES when there is none. */
+ * leaves = base^base_levels * max(sub, 1) * max(top, 1), base_levels >= 1,
+ * and por_shape_check holds.  MERKLE_ERR_SHAPE / MERKLE_ERR_LEAVES when there
+ * is none; *out then has these arities and base_levels 0. */
 int merkle_shape_for_leaves(por_shape *out, tree_hasher h, unsigned base, unsigned sub,
                             unsigned top, size_t leaves);
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "filecoin/merkle/merkle_tree.h"
 #include "filecoin/porep/label_circuit.h"
 #include "gadget/num.h"
 #include "gadget/poseidon_circuit.h"
@@ -30,19 +31,11 @@ static unsigned log2u64(uint64_t x) {
     return k;
 }
 
-/* Base levels such that base^levels * sub * top = nodes, or 0. */
-static unsigned base_levels(const porep_shape *s) {
-    uint64_t rest = s->nodes;
-    unsigned div = (s->arity_sub ? s->arity_sub : 1) * (s->arity_top ? s->arity_top : 1);
-    if (s->arity_base < 2 || rest % div)
-        return 0;
-    rest /= div;
-    unsigned n = 0;
-    while (rest > 1 && rest % s->arity_base == 0) {
-        rest /= s->arity_base;
-        n++;
-    }
-    return rest == 1 ? n : 0;
+/* Trees R and C: Poseidon over the sector's nodes with its arities (base
+ * levels 0 when they do not fit).  Returns MERKLE_OK or an error. */
+static int tree_rc(const porep_shape *s, por_shape *out) {
+    return merkle_shape_for_leaves(out, TREE_HASH_POSEIDON, s->arity_base, s->arity_sub,
+                                   s->arity_top, (size_t)s->nodes);
 }
 
 int porep_shape_check(const porep_shape *s) {
@@ -52,19 +45,11 @@ int porep_shape_check(const porep_shape *s) {
         return -1;
     if (s->challenges < 1 || s->challenges > 1024)
         return -1;
-    if (s->arity_top && !s->arity_sub)
-        return -1;
-    unsigned n = base_levels(s);
-    if (n == 0)
-        return -1;
-    por_shape t = {TREE_HASH_POSEIDON, s->arity_base, s->arity_sub, s->arity_top, n};
-    return por_shape_check(&t);
+    por_shape t;
+    return tree_rc(s, &t) == MERKLE_OK ? 0 : -1;
 }
 
-void porep_shape_tree_rc(const porep_shape *s, por_shape *out) {
-    *out =
-        (por_shape){TREE_HASH_POSEIDON, s->arity_base, s->arity_sub, s->arity_top, base_levels(s)};
-}
+void porep_shape_tree_rc(const porep_shape *s, por_shape *out) { (void)tree_rc(s, out); }
 
 void porep_shape_tree_d(const porep_shape *s, por_shape *out) {
     *out = (por_shape){TREE_HASH_SHA256, 2, 0, 0, log2u64(s->nodes)};
@@ -292,24 +277,9 @@ int porep_prefix_synth(r1cs_cs *cs, porep_ctx *x, const porep_shape *s, const po
     x->comm_r_last = alloc_named(cs, "comm_r_last", w ? &w->comm_r_last : NULL);
     x->comm_c = alloc_named(cs, "comm_c", w ? &w->comm_c : NULL);
 
-    /* comm_r = H(comm_c || comm_r_last): (comm_r) * (ONE) = (h) */
-    gnum pre[2] = {x->comm_c, x->comm_r_last}, h;
-    r1cs_push(cs, "H_comm_c_comm_r_last");
-    int r = poseidon_circuit_hash(cs, pre, 2, &h);
-    r1cs_pop(cs);
-    if (r)
-        return -1;
-    R1CS_LC_ONLY(cs) {
-        r1cs_lc a = R1CS_LC_INIT, b = R1CS_LC_INIT, cc = R1CS_LC_INIT;
-        r1cs_lc_add_var(&a, comm_r.var);
-        r1cs_lc_add_var(&b, R1CS_ONE);
-        r1cs_lc_add_var(&cc, h.var);
-        r1cs_enforce(cs, "enforce comm_r = H(comm_c || comm_r_last)", &a, &b, &cc);
-        r1cs_lc_free(&a);
-        r1cs_lc_free(&b);
-        r1cs_lc_free(&cc);
-    }
-    return 0;
+    /* comm_r = H(comm_c || comm_r_last) */
+    return poseidon_circuit_hash2_is(cs, "H_comm_c_comm_r_last", x->comm_c, x->comm_r_last, comm_r,
+                                     "enforce comm_r = H(comm_c || comm_r_last)");
 }
 
 int porep_circuit_synthesize(r1cs_cs *cs, const porep_shape *s, const porep_witness *w) {

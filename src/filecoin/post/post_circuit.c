@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "filecoin/merkle/merkle_tree.h"
 #include "gadget/num.h"
 #include "gadget/poseidon_circuit.h"
 #include "util/err.h"
@@ -19,37 +20,22 @@ void post_shape_for_proof(post_shape *out, const fc_post_proof *p) {
     out->arity_top = p->shape->arity_top;
 }
 
-/* Base levels such that base^levels * sub * top = nodes, or 0. */
-static unsigned base_levels(const post_shape *s) {
-    unsigned div = (s->arity_sub ? s->arity_sub : 1) * (s->arity_top ? s->arity_top : 1);
-    if (s->arity_base < 2 || s->nodes == 0 || s->nodes % div)
-        return 0;
-    uint64_t rest = s->nodes / div;
-    unsigned n = 0;
-    while (rest > 1 && rest % s->arity_base == 0) {
-        rest /= s->arity_base;
-        n++;
-    }
-    return rest == 1 ? n : 0;
+/* Tree R: Poseidon over the sector's nodes with its arities (base levels 0
+ * when they do not fit).  Returns MERKLE_OK or an error. */
+static int tree_r(const post_shape *s, por_shape *out) {
+    return merkle_shape_for_leaves(out, TREE_HASH_POSEIDON, s->arity_base, s->arity_sub,
+                                   s->arity_top, (size_t)s->nodes);
 }
 
 int post_shape_check(const post_shape *s) {
     if (s->sectors < 1 || s->challenges < 1 ||
         (uint64_t)s->sectors * s->challenges > ((uint64_t)1 << 24))
         return -1;
-    if (s->arity_top && !s->arity_sub)
-        return -1;
-    unsigned n = base_levels(s);
-    if (n == 0)
-        return -1;
-    por_shape t = {TREE_HASH_POSEIDON, s->arity_base, s->arity_sub, s->arity_top, n};
-    return por_shape_check(&t);
+    por_shape t;
+    return tree_r(s, &t) == MERKLE_OK ? 0 : -1;
 }
 
-void post_shape_tree(const post_shape *s, por_shape *out) {
-    *out =
-        (por_shape){TREE_HASH_POSEIDON, s->arity_base, s->arity_sub, s->arity_top, base_levels(s)};
-}
+void post_shape_tree(const post_shape *s, por_shape *out) { (void)tree_r(s, out); }
 
 size_t post_num_public_inputs(const post_shape *s) {
     return (size_t)s->sectors * (1 + (size_t)s->challenges);
@@ -73,26 +59,16 @@ static int sector_synth(r1cs_cs *cs, const post_shape *s, const por_shape *t, co
     gnum_inputize(cs, &comm_r);
     r1cs_pop(cs);
 
-    gnum pre[2] = {comm_c, comm_r_last}, h;
-    r1cs_push(cs, "H_comm_c_comm_r_last");
-    int r = poseidon_circuit_hash(cs, pre, 2, &h);
-    r1cs_pop(cs);
-    if (r)
+    if (poseidon_circuit_hash2_is(cs, "H_comm_c_comm_r_last", comm_c, comm_r_last, comm_r,
+                                  "enforce_comm_c_comm_r_last_hash_comm_r"))
         return -1;
-    R1CS_LC_ONLY(cs) {
-        r1cs_lc a = R1CS_LC_INIT, b = R1CS_LC_INIT, c = R1CS_LC_INIT;
-        r1cs_lc_add_var(&a, comm_r.var);
-        r1cs_lc_add_var(&b, R1CS_ONE);
-        r1cs_lc_add_var(&c, h.var);
-        r1cs_enforce(cs, "enforce_comm_c_comm_r_last_hash_comm_r", &a, &b, &c);
-    }
 
     for (size_t j = 0; j < C; j++) {
         const size_t kj = k * C + j;
         por_root leaf = por_root_val(w ? &w->leaf[kj] : NULL), root = por_root_var(comm_r_last);
         por_path p = {w ? w->index + kj * lv : NULL, w ? w->sib + kj * sb : NULL};
         r1cs_push(cs, "challenge_inclusion_%zu", j);
-        r = por_circuit(cs, t, &leaf, &p, &root, 1);
+        int r = por_circuit(cs, t, &leaf, &p, &root, 1);
         r1cs_pop(cs);
         if (r)
             return -1;
