@@ -397,10 +397,7 @@ static int post_part(void *ctx, size_t i, fc_kind_part *out, unsigned long long 
 int cmd_prove_post(int argc, char **argv) {
     const char *usage =
         "cuzk prove post (--kind winning|window | --registered-proof ID) --vanilla F "
-        "[--vanilla F ...] --randomness HEX [--miner-id N] [--partition K] [--params-dir DIR] "
-        "[--trust-params] [--out proof.bin] [--threads N] [--backend cpu|cuda] [--rs-seed HEX "
-        "(TEST ONLY: fixed "
-        "r, s)]   (DIR default: $FIL_PROOFS_PARAMETER_CACHE)";
+        "[--vanilla F ...] --randomness HEX [--miner-id N] [--partition K] " CLI_PROVE_USAGE_OPTS;
     post_cli a = {.cmd = "prove post", .out = "proof.bin", .threads = par_cpu_count()};
     int rc = post_cli_parse(&a, argc, argv, 'p', usage);
     if (rc) {

@@ -324,10 +324,8 @@ static int prove_all(const snap_cli *a, const snap_partition *pp, double t0) {
 int cmd_prove_snap(int argc, char **argv) {
     const char *usage =
         "cuzk prove snap --registered-proof N --vanilla F [--vanilla F ...] --comm-r-old HEX "
-        "--comm-r-new HEX --comm-d-new HEX [--snap-json FILE instead of the three] [--h H] "
-        "[--params-dir DIR] [--trust-params] [--out proof.bin] [--threads N] [--backend cpu|cuda] "
-        "[--rs-seed HEX "
-        "(TEST ONLY: fixed r, s)]   (DIR default: $FIL_PROOFS_PARAMETER_CACHE)";
+        "--comm-r-new HEX --comm-d-new HEX [--snap-json FILE instead of the three] "
+        "[--h H] " CLI_PROVE_USAGE_OPTS;
     snap_cli a = {.cmd = "prove snap", .out = "proof.bin", .threads = par_cpu_count()};
     int rc = snap_cli_parse(&a, argc, argv, 'p', usage);
     if (rc) {

@@ -15,6 +15,11 @@
 #include "cli/prove_checked.h"
 #include "filecoin/kinds.h"
 
+/* The end of every `cuzk prove VERB` usage line: the shared options. */
+#define CLI_PROVE_USAGE_OPTS                                                                    \
+    "[--params-dir DIR] [--trust-params] [--out proof.bin] [--threads N] [--backend cpu|cuda] " \
+    "[--rs-seed HEX (TEST ONLY: fixed r, s)]   (DIR default: $FIL_PROOFS_PARAMETER_CACHE)"
+
 /* Partition i of a prepared proof (pointers that live as long as ctx), and
  * its number for messages in *label; 0, or -1 after a message. */
 typedef int (*cli_part_fn)(void *ctx, size_t i, fc_kind_part *out, unsigned long long *label);

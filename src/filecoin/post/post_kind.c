@@ -146,48 +146,31 @@ static void release(void *state) {
     }
 }
 
-const fc_kind fc_kind_wpost = {
-    .id_prefix = "wpost",
-    .circuit_name = "window",
-    .cli_verb = "post",
-    .wire_kind = 3,
-    .wire_name = "window-post",
-    .wire_label = "window_post",
-    .wire_priority = 3,
-    .engine_name = "fallback-post",
-    .part_noun = "PoSt partition",
-    .variant = 0,
-    .circuit_at = circuit_at,
-    .param_stem = param_stem,
-    .param_identifier = param_identifier,
-    .describe = describe,
-    .synthesize = synthesize,
-    .witness_generate = witness_generate,
-    .witness_random = witness_random,
-    .prepare = prepare,
-    .partition = partition,
+/* What the two rows share: every operation (the row's variant tells them
+ * apart). */
+#define POST_OPS                                                                             \
+    .engine_name = "fallback-post", .part_noun = "PoSt partition", .circuit_at = circuit_at, \
+    .param_stem = param_stem, .param_identifier = param_identifier, .describe = describe,    \
+    .synthesize = synthesize, .witness_generate = witness_generate,                          \
+    .witness_random = witness_random, .prepare = prepare, .partition = partition,            \
     .release = release,
-};
 
-const fc_kind fc_kind_winning = {
-    .id_prefix = "winning",
-    .circuit_name = "winning",
-    .cli_verb = "post",
-    .wire_kind = 4,
-    .wire_name = "winning-post",
-    .wire_label = "winning_post",
-    .wire_priority = 4,
-    .engine_name = "fallback-post",
-    .part_noun = "PoSt partition",
-    .variant = 1,
-    .circuit_at = circuit_at,
-    .param_stem = param_stem,
-    .param_identifier = param_identifier,
-    .describe = describe,
-    .synthesize = synthesize,
-    .witness_generate = witness_generate,
-    .witness_random = witness_random,
-    .prepare = prepare,
-    .partition = partition,
-    .release = release,
-};
+const fc_kind fc_kind_wpost = {.id_prefix = "wpost",
+                               .circuit_name = "window",
+                               .cli_verb = "post",
+                               .wire_kind = 3,
+                               .wire_name = "window-post",
+                               .wire_label = "window_post",
+                               .wire_priority = 3,
+                               .variant = 0,
+                               POST_OPS};
+
+const fc_kind fc_kind_winning = {.id_prefix = "winning",
+                                 .circuit_name = "winning",
+                                 .cli_verb = "post",
+                                 .wire_kind = 4,
+                                 .wire_name = "winning-post",
+                                 .wire_label = "winning_post",
+                                 .wire_priority = 4,
+                                 .variant = 1,
+                                 POST_OPS};
