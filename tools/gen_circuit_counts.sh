@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
 # Prints the rows of src/filecoin/circuit_counts.c's table: every Filecoin
-# circuit the engine proves, counted by `cuzk circuit info` (counting mode,
-# the blank circuit).  Run it after changing a circuit, paste its output into
-# the table; test_circuit_counts fails until the table matches the code.
+# circuit the engine proves (`cuzk circuit list`: each kind of
+# filecoin/kinds.c at each sector size), counted by `cuzk circuit info`
+# (counting mode, the blank circuit).  Run it after changing or adding a
+# circuit, paste its output into the table; test_circuit_counts fails until
+# the table matches the code.
 #   tools/gen_circuit_counts.sh build/cuzk
 set -euo pipefail
 cuzk=${1:?usage: tools/gen_circuit_counts.sh PATH/TO/cuzk}
-for kind in porep window winning snap; do
-    for size in 2k 8m 512m 32g 64g; do
-        "$cuzk" circuit info "$kind-$size" | awk -v id="${kind/window/wpost}-$size" '
-            /^constraints/ { rows = $4 }
-            /^public inputs/ { inputs = $3 + 1 }
-            /^aux variables/ { aux = $3 }
-            /^non-zeros/ { a = $3; b = $5; c = $7 }
-            END { printf "    {\"%s\", %s, %s, %s, {%s, %s, %s}},\n", id, rows, inputs, aux, a, b, c }'
-    done
+"$cuzk" circuit list | while read -r name id; do
+    "$cuzk" circuit info "$name" | awk -v id="$id" '
+        /^constraints/ { rows = $4 }
+        /^public inputs/ { inputs = $3 + 1 }
+        /^aux variables/ { aux = $3 }
+        /^non-zeros/ { a = $3; b = $5; c = $7 }
+        END { printf "    {\"%s\", %s, %s, %s, {%s, %s, %s}},\n", id, rows, inputs, aux, a, b, c }'
 done

@@ -9,9 +9,6 @@
 
 #include "cli/bench/bench_synth.h"
 #include "cli/circuit_names.h"
-#include "filecoin/porep/porep_witness_par.h"
-#include "filecoin/post/post_witness_par.h"
-#include "filecoin/snap/snap_witness_par.h"
 #include "util/parallel.h"
 #include "util/timing.h"
 
@@ -22,9 +19,22 @@ static unsigned log2_ceil(size_t n) {
     return k;
 }
 
+/* `cuzk circuit list`: every circuit's name and circuit id, one per line
+ * (tools/gen_circuit_counts.sh walks them). */
+static int list_circuits(void) {
+    for (size_t i = 0; fc_kind_at(i); i++)
+        for (unsigned z = 0; z < FC_SECTOR_SIZES; z++)
+            printf("%s-%s %s-%s\n", fc_kind_at(i)->circuit_name, fc_shape_at(z)->short_name,
+                   fc_kind_at(i)->id_prefix, fc_shape_at(z)->short_name);
+    return 0;
+}
+
 int cmd_circuit(int argc, char **argv) {
+    if (argc == 1 && strcmp(argv[0], "list") == 0)
+        return list_circuits();
     if (argc != 2 || strcmp(argv[0], "info") != 0) {
-        fprintf(stderr, "usage: cuzk circuit info NAME   (NAME: %s)\n", CIRCUIT_NAMES);
+        fprintf(stderr, "usage: cuzk circuit info NAME | list   (NAME: %s)\n",
+                circuit_names_list());
         return 2;
     }
     circuit_name c;
@@ -116,12 +126,8 @@ static int bench_witness(const circuit_name *c, const void *wp, unsigned threads
         }
         char err[256] = "";
         double cs0 = cpu_ms(), ts = timing_now_ms();
-        int r = c->snap    ? snap_witness_generate(&c->ss, wp, segs, nseg, k.inputs, k.aux, threads,
-                                                   in, aux, err, sizeof err)
-                : c->porep ? porep_witness_generate(&c->ps, wp, segs, nseg, k.inputs, k.aux,
-                                                    threads, in, aux, err, sizeof err)
-                           : post_witness_generate(&c->qs, wp, segs, nseg, k.inputs, k.aux, threads,
-                                                   in, aux, err, sizeof err);
+        int r = circuit_name_witness_generate(c, wp, segs, nseg, k.inputs, k.aux, threads, in, aux,
+                                              err, sizeof err);
         double ms = timing_now_ms() - ts, cpu = cpu_ms() - cs0;
         if (r) {
             fprintf(stderr, "cuzk bench synth: witness: %s\n", err);

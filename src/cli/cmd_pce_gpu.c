@@ -7,8 +7,6 @@
 #include <sys/resource.h>
 
 #include "cli/circuit_names.h"
-#include "filecoin/porep/porep_witness_par.h"
-#include "filecoin/post/post_witness_par.h"
 #include "r1cs/pce.h"
 #include "r1cs/witness_pack.h"
 #include "util/parallel.h"
@@ -50,17 +48,10 @@ static int make_witness(const circuit_name *c, const r1cs_pce *p, unsigned threa
         fprintf(stderr, "cuzk pce gpu: out of memory\n");
         return -1;
     }
-    if (c->snap) {
-        fprintf(stderr, "cuzk pce gpu: snap has no witness generator yet\n");
-        circuit_witness_free(&w);
-        return -1;
-    }
     const void *wp = circuit_witness_of(&w, c);
     double t0 = timing_now_ms();
-    int r = c->porep ? porep_witness_generate(&c->ps, wp, p->segments, p->n_segments, p->num_inputs,
-                                              p->num_aux, threads, *in, *aux, err, sizeof err)
-                     : post_witness_generate(&c->qs, wp, p->segments, p->n_segments, p->num_inputs,
-                                             p->num_aux, threads, *in, *aux, err, sizeof err);
+    int r = circuit_name_witness_generate(c, wp, p->segments, p->n_segments, p->num_inputs,
+                                          p->num_aux, threads, *in, *aux, err, sizeof err);
     circuit_witness_free(&w);
     if (r) {
         fprintf(stderr, "cuzk pce gpu: witness: %s\n", err);

@@ -8,16 +8,11 @@
 
 #include "cli/args.h"
 #include "cli/backend_pick.h"
-#include "cli/porep_params.h"
-#include "cli/prove_args.h"
-#include "cli/prove_checked.h"
+#include "cli/kind_cmds.h"
+#include "cli/prove_kind.h"
 #include "filecoin/c1/c1.h"
 #include "filecoin/porep/porep_inputs.h"
 #include "filecoin/porep/porep_partition.h"
-#include "groth16/prover.h"
-#include "groth16/verify.h"
-#include "util/file_write.h"
-#include "util/hex.h"
 #include "util/parallel.h"
 #include "util/timing.h"
 
@@ -53,16 +48,6 @@ static int c1_file_open(c1_file *f, const char *path, const char *cmd, int with_
     }
     f->have_graph = 1;
     return 0;
-}
-
-static void print_inputs(FILE *to, const porep_public *pub) {
-    for (size_t i = 0; i < pub->n_inputs; i++) {
-        uint8_t b[FR_BYTES];
-        char hex[2 * FR_BYTES + 1];
-        fr_to_bytes_le(b, &pub->inputs[i]);
-        hex_encode(hex, b, FR_BYTES);
-        fprintf(to, "%s\n", hex);
-    }
 }
 
 /* ---- porep public-inputs ----------------------------------------------------------- */
@@ -108,7 +93,7 @@ int cmd_porep(int argc, char **argv) {
         }
         printf("# %s partition %u: %zu public inputs, 32-byte little-endian Fr, one per line\n",
                f.c->proof->name, k, pub.n_inputs);
-        print_inputs(stdout, &pub);
+        cli_print_inputs(stdout, pub.inputs, pub.n_inputs);
         porep_public_free(&pub);
     }
     c1_file_free(&f);
@@ -147,38 +132,23 @@ typedef struct {
     const char *c1, *dir, *out, *proof, *miner, *sector;
     cli_prove_opts o;
     unsigned threads;
-    const r1cs_pce *pce; /* NULL: classic synthesis */
 } porep_args;
 
-static int blank_porep(r1cs_cs *cs, void *shape) {
-    return porep_circuit_synthesize(cs, shape, NULL);
+/* The PoRep circuit of f's sector size (its parameter files, its pce). */
+static int porep_circuit(fc_circuit *c, const c1_file *f, const char *cmd) {
+    const fc_kind *k = fc_kind_by_id_prefix("porep");
+    if (k && k->circuit_at(k, c, (unsigned)(f->c->proof->shape - fc_shape_at(0))) == 0)
+        return 0;
+    fprintf(stderr, "cuzk %s: %s has no circuit\n", cmd, f->c->proof->name);
+    return -1;
 }
 
-/* Proves prepared partition k into *proof with a's backend, self-verified. */
-static int prove_partition(groth16_proof *proof, porep_partition *in, unsigned k,
-                           const porep_params_loaded *lp, const groth16_pvk *pvk,
-                           const porep_args *a, porep_timing *t) {
-    const cli_prover pr = {a->o.backend, a->o.rs_seed, a->threads, a->pce, porep_partition_witness};
-    cli_prove_stats st;
-    if (cli_prove_checked(proof, "prove porep", k, k, porep_partition_synthesize, in,
-                          in->pub.inputs, in->pub.n_inputs, &lp->d, pvk, &pr, &st))
-        return -1;
-    t->synth += st.synth_ms;
-    t->prove += st.prove_ms;
-    t->verify += st.verify_ms;
-    groth16_prove_timing_add(&t->p, &st.pt);
-    fprintf(stderr,
-            "prove porep: partition %u: %zu rows, proved in %.1f s (%s backend), verified\n", k,
-            st.rows, st.prove_ms / 1e3, a->o.backend->name);
-    return 0;
-}
-
-static int params_for(char *params, char *vk, char *meta, size_t cap, const porep_args *a,
-                      const c1_file *f) {
-    if (porep_params_paths(params, vk, meta, cap, a->dir, f->c->proof->shape)) {
-        fprintf(stderr, "cuzk: parameter path too long\n");
-        return -1;
-    }
+/* The prepared partitions as the shared flow reads them. */
+static int porep_part(void *ctx, size_t i, fc_kind_part *out, unsigned long long *label) {
+    porep_partition *p = &((porep_c2 *)ctx)->parts[i];
+    *label = i;
+    *out = (fc_kind_part){
+        porep_partition_synthesize, p, porep_partition_witness, p, p->pub.inputs, p->pub.n_inputs};
     return 0;
 }
 
@@ -278,69 +248,40 @@ int cmd_prove_porep(int argc, char **argv) {
     t.witness = c2.witness_ms;
     fprintf(stderr, "prove porep: witness checked, public inputs derived (%.1f ms)\n",
             t.pub + t.witness);
-    double t1 = timing_now_ms();
-    char params[4096], vk[4096], meta[4096];
-    porep_params_expect e;
-    porep_params_loaded lp;
     int rc = 1;
-    if (params_for(params, vk, meta, sizeof params, &a, &f))
+    fc_circuit c;
+    if (porep_circuit(&c, &f, "prove porep"))
         goto done;
     /* every section count of the blank circuit (counting mode), as the engine
      * sizes it: parameters of another circuit are refused before loading */
-    if (porep_params_expect_get(&e, &c2.shape)) {
-        fprintf(stderr, "cuzk prove porep: cannot count the %s circuit\n", f.c->proof->name);
-        goto done;
+    const cli_kind_prove j = {.cmd = "prove porep",
+                              .proof_name = f.c->proof->name,
+                              .circuit = &c,
+                              .shape = &c2.shape,
+                              .n = P,
+                              .part = porep_part,
+                              .ctx = &c2,
+                              .count_params = 1,
+                              .dir = a.dir,
+                              .out = a.out,
+                              .o = &a.o,
+                              .threads = a.threads};
+    cli_kind_timing kt;
+    if (cli_prove_kind(&j, t0, &kt) == 0) {
+        t.params = kt.params;
+        t.synth = kt.synth;
+        t.prove = kt.prove;
+        t.verify = kt.verify;
+        t.write = kt.write;
+        t.p = kt.p;
+        t.total = timing_now_ms() - t0;
+        timing_print(&t, P);
+        if (f.c->proof->variant == FC_POREP_NI)
+            printf("note: NI-PoRep goes on chain as a SnarkPack aggregate of these %u "
+                   "partition proofs; cuzk does not aggregate yet\n",
+                   P);
+        rc = 0;
     }
-    groth16_pvk pvk;
-    if (cli_params_open(&lp, &pvk, "prove porep", params, meta, &e, a.threads, a.o.trust_params,
-                        a.o.backend))
-        goto done;
-    t.params = timing_now_ms() - t1;
-    groth16_proof *proofs = calloc(P, sizeof *proofs);
-    if (!proofs) {
-        fprintf(stderr, "cuzk prove porep: out of memory\n");
-        groth16_pvk_free(&pvk);
-        porep_params_free(&lp);
-        goto done;
-    }
-    char cid[64];
-    snprintf(cid, sizeof cid, "porep-%s", f.c->proof->shape->short_name);
-    r1cs_pce pce;
-    if (cli_pce_load(&pce, "prove porep", params, cid, blank_porep, &c2.shape, a.threads))
-        a.pce = &pce;
-    unsigned k = 0;
-    while (k < P && prove_partition(&proofs[k], &c2.parts[k], k, &lp, &pvk, &a, &t) == 0)
-        k++;
-    if (a.pce)
-        pce_free(&pce);
-    a.pce = NULL;
-    if (k == P) {
-        double tw = timing_now_ms();
-        uint8_t *bytes = malloc((size_t)P * GROTH16_PROOF_BYTES);
-        for (unsigned i = 0; bytes && i < P; i++)
-            groth16_proof_write(bytes + (size_t)i * GROTH16_PROOF_BYTES, &proofs[i]);
-        size_t n = (size_t)P * GROTH16_PROOF_BYTES;
-        char werr[512];
-        int ok = bytes && file_write_atomic(a.out, bytes, n, werr, sizeof werr) == 0;
-        if (!ok) {
-            fprintf(stderr, "cuzk prove porep: %s\n", bytes ? werr : "out of memory");
-        } else {
-            t.write = timing_now_ms() - tw;
-            t.total = timing_now_ms() - t0;
-            printf("prove porep: %s: %u proof%s (%zu bytes) verified and written to %s\n",
-                   f.c->proof->name, P, P == 1 ? "" : "s", n, a.out);
-            timing_print(&t, P);
-            if (f.c->proof->variant == FC_POREP_NI)
-                printf("note: NI-PoRep goes on chain as a SnarkPack aggregate of these %u "
-                       "partition proofs; cuzk does not aggregate yet\n",
-                       P);
-            rc = 0;
-        }
-        free(bytes);
-    }
-    groth16_pvk_free(&pvk);
-    free(proofs);
-    porep_params_free(&lp);
 done:
     porep_c2_free(&c2);
     c1_file_free(&f);
@@ -386,14 +327,12 @@ int cmd_verify_porep(int argc, char **argv) {
     if (c1_file_open(&f, a.c1, "verify porep", 1))
         return 2;
     const unsigned P = f.c->partitions;
-    char params[4096], vk_path[4096], meta[4096];
-    if (params_for(params, vk_path, meta, sizeof params, &a, &f)) {
-        c1_file_free(&f);
-        return 2;
-    }
     char what[128];
     snprintf(what, sizeof what, "%s has %u partitions", f.c->proof->name, P);
-    int rc = cli_verify_partitions("verify porep", what, a.proof, vk_path, a.o.trust_params, P,
+    fc_circuit c;
+    int rc = porep_circuit(&c, &f, "verify porep")
+                 ? 2
+                 : cli_verify_kind("verify porep", &c, a.dir, a.proof, a.o.trust_params, P, what,
                                    verify_public, &f);
     if (rc == 0)
         printf("OK: %s, %u partition%s verified in %.1f ms\n", f.c->proof->name, P,
@@ -401,3 +340,16 @@ int cmd_verify_porep(int argc, char **argv) {
     c1_file_free(&f);
     return rc;
 }
+
+const cli_kind_cmds cli_cmds_porep = {
+    .verb = "porep",
+    .prove = cmd_prove_porep,
+    .verify = cmd_verify_porep,
+    .inputs = cmd_porep,
+    .prove_synopsis = "prove porep --c1 F --params-dir D [--out P]",
+    .prove_help = "PoRep C2: C1 -> verified proof",
+    .verify_synopsis = "verify porep --c1 F --proof P --params-dir D",
+    .verify_help = "verify a PoRep proof: OK/INVALID",
+    .inputs_synopsis = "porep public-inputs --c1 F [--partition K]",
+    .inputs_help = "the derived public inputs (hex)",
+};

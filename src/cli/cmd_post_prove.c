@@ -8,14 +8,10 @@
 
 #include "cli/args.h"
 #include "cli/backend_pick.h"
-#include "cli/porep_params.h"
-#include "cli/prove_args.h"
-#include "cli/prove_checked.h"
+#include "cli/kind_cmds.h"
+#include "cli/prove_kind.h"
 #include "filecoin/post/post_challenges.h"
 #include "filecoin/post/post_partition.h"
-#include "groth16/prover.h"
-#include "groth16/verify.h"
-#include "util/file_write.h"
 #include "util/file_read.h"
 #include "util/hex.h"
 #include "util/parallel.h"
@@ -44,8 +40,16 @@ typedef struct {
     unsigned threads;
     post_item *items;
     size_t n_items;
-    const r1cs_pce *pce; /* NULL: classic synthesis */
 } post_cli;
+
+/* The circuit of a's registered proof (its row: wpost or winning). */
+static int post_circuit(fc_circuit *c, const post_cli *a) {
+    const fc_kind *k = fc_kind_by_id_prefix(a->p->kind == FC_POST_WINNING ? "winning" : "wpost");
+    if (k && k->circuit_at(k, c, (unsigned)(a->p->shape - fc_shape_at(0))) == 0)
+        return 0;
+    fprintf(stderr, "cuzk %s: %s has no circuit\n", a->cmd, a->p->name);
+    return -1;
+}
 
 static void post_cli_free(post_cli *a) {
     for (size_t i = 0; i < a->n_items; i++)
@@ -331,13 +335,7 @@ int cmd_post(int argc, char **argv) {
         printf("# %s partition %llu (%zu sector%s): %zu public inputs, 32-byte little-endian "
                "Fr, one per line\n",
                a.p->name, (unsigned long long)k, cnt, cnt == 1 ? "" : "s", n);
-        for (size_t j = 0; j < n; j++) {
-            uint8_t b[FR_BYTES];
-            char hex[2 * FR_BYTES + 1];
-            fr_to_bytes_le(b, &in[j]);
-            hex_encode(hex, b, FR_BYTES);
-            printf("%s\n", hex);
-        }
+        cli_print_inputs(stdout, in, n);
         free(in);
     }
     post_cli_free(&a);
@@ -374,40 +372,32 @@ static int partition_prepare(post_partition *pp, const post_cli *a, size_t i) {
     return rc;
 }
 
-static int blank_post(r1cs_cs *cs, void *shape) { return post_circuit_synthesize(cs, shape, NULL); }
-
 static int synth_post(r1cs_cs *cs, void *ctx) {
     const post_partition *pp = ctx;
     return post_circuit_synthesize(cs, &pp->shape, &pp->witness);
 }
 
-/* Proves prepared partition i into *proof and verifies it. */
-static int prove_partition(groth16_proof *proof, const post_cli *a, size_t i,
-                           const post_partition *pp, const porep_params_loaded *lp,
-                           const groth16_pvk *pvk) {
+/* The prepared partitions as the shared flow reads them. */
+typedef struct {
+    const post_cli *a;
+    post_partition *pp;
+} post_parts;
+
+static int post_part(void *ctx, size_t i, fc_kind_part *out, unsigned long long *label) {
+    const post_parts *s = ctx;
     uint64_t k;
     size_t first, n;
-    partition_at(a, i, &k, &first, &n);
-    const cli_prover pr = {a->o.backend, a->o.rs_seed, a->threads, a->pce, post_partition_witness};
-    cli_prove_stats st;
-    if (cli_prove_checked(proof, "prove post", (unsigned long long)k, i, synth_post, (void *)pp,
-                          pp->inputs, pp->n_inputs, &lp->d, pvk, &pr, &st))
-        return -1;
-    fprintf(stderr,
-            "prove post: partition %llu: %zu sector%s, %zu rows; synthesis %.1f ms, prove "
-            "%.1f ms (%s backend), verify %.1f ms\n",
-            (unsigned long long)k, n, n == 1 ? "" : "s", st.rows, st.synth_ms, st.prove_ms,
-            a->o.backend->name, st.verify_ms);
+    partition_at(s->a, i, &k, &first, &n);
+    *label = k;
+    post_partition *pp = &s->pp[i];
+    *out = (fc_kind_part){synth_post, pp, post_partition_witness, pp, pp->inputs, pp->n_inputs};
     return 0;
 }
 
 int cmd_prove_post(int argc, char **argv) {
     const char *usage =
         "cuzk prove post (--kind winning|window | --registered-proof ID) --vanilla F "
-        "[--vanilla F ...] --randomness HEX [--miner-id N] [--partition K] [--params-dir DIR] "
-        "[--trust-params] [--out proof.bin] [--threads N] [--backend cpu|cuda] [--rs-seed HEX "
-        "(TEST ONLY: fixed "
-        "r, s)]   (DIR default: $FIL_PROOFS_PARAMETER_CACHE)";
+        "[--vanilla F ...] --randomness HEX [--miner-id N] [--partition K] " CLI_PROVE_USAGE_OPTS;
     post_cli a = {.cmd = "prove post", .out = "proof.bin", .threads = par_cpu_count()};
     int rc = post_cli_parse(&a, argc, argv, 'p', usage);
     if (rc) {
@@ -417,70 +407,35 @@ int cmd_prove_post(int argc, char **argv) {
     rc = 1;
     const size_t P = n_partitions(&a);
     double t0 = timing_now_ms();
-    char params[4096], vk[4096], meta[4096];
-    post_shape s;
-    post_shape_for_proof(&s, a.p);
-    porep_params_expect e;
-    memset(&e, 0, sizeof e);
-    e.inputs = post_num_public_inputs(&s) + 1;
-    porep_params_loaded lp;
-    groth16_pvk pvk;
-    groth16_proof *proofs = calloc(P, sizeof *proofs);
-    uint8_t *bytes = malloc(P * GROTH16_PROOF_BYTES);
-    post_partition *pp = calloc(P, sizeof *pp);
+    post_parts parts = {&a, calloc(P, sizeof *parts.pp)};
     size_t ready = 0;
-    if (!proofs || !bytes || !pp) {
+    fc_circuit c;
+    if (!parts.pp) {
         fprintf(stderr, "cuzk prove post: out of memory\n");
         goto done;
     }
-    while (ready < P && partition_prepare(&pp[ready], &a, ready) == 0)
+    while (ready < P && partition_prepare(&parts.pp[ready], &a, ready) == 0)
         ready++;
-    if (ready < P)
+    if (ready < P || post_circuit(&c, &a))
         goto done;
     fprintf(stderr, "prove post: vanilla proofs checked, public inputs derived (%.1f ms)\n",
             timing_now_ms() - t0);
-    if (post_params_paths(params, vk, meta, sizeof params, a.dir, a.p)) {
-        fprintf(stderr, "cuzk prove post: parameter path too long\n");
-        goto done;
-    }
-    if (cli_params_open(&lp, &pvk, "prove post", params, meta, &e, a.threads, a.o.trust_params,
-                        a.o.backend))
-        goto done;
-    fprintf(stderr, "prove post: %s, %zu sector%s in %zu partition%s; parameters loaded\n",
-            a.p->name, a.n_items, a.n_items == 1 ? "" : "s", P, P == 1 ? "" : "s");
-    char cid[64];
-    snprintf(cid, sizeof cid, "%s-%s", a.p->kind == FC_POST_WINNING ? "winning" : "wpost",
-             a.p->shape->short_name);
-    r1cs_pce pce;
-    if (cli_pce_load(&pce, "prove post", params, cid, blank_post, (void *)&pp[0].shape, a.threads))
-        a.pce = &pce;
-    size_t k = 0;
-    while (k < P && prove_partition(&proofs[k], &a, k, &pp[k], &lp, &pvk) == 0)
-        k++;
-    if (a.pce)
-        pce_free(&pce);
-    a.pce = NULL;
-    groth16_pvk_free(&pvk);
-    porep_params_free(&lp);
-    if (k < P)
-        goto done;
-    for (size_t i = 0; i < P; i++)
-        groth16_proof_write(bytes + i * GROTH16_PROOF_BYTES, &proofs[i]);
-    char werr[512];
-    if (file_write_atomic(a.out, bytes, P * GROTH16_PROOF_BYTES, werr, sizeof werr)) {
-        fprintf(stderr, "cuzk prove post: %s\n", werr);
-        goto done;
-    }
-    printf("prove post: %s: %zu proof%s (%zu bytes) verified and written to %s in %.1f s\n",
-           a.p->name, P, P == 1 ? "" : "s", P * GROTH16_PROOF_BYTES, a.out,
-           (timing_now_ms() - t0) / 1e3);
-    rc = 0;
+    const cli_kind_prove j = {.cmd = "prove post",
+                              .proof_name = a.p->name,
+                              .circuit = &c,
+                              .shape = &parts.pp[0].shape,
+                              .n = P,
+                              .part = post_part,
+                              .ctx = &parts,
+                              .dir = a.dir,
+                              .out = a.out,
+                              .o = &a.o,
+                              .threads = a.threads};
+    rc = cli_prove_kind(&j, t0, NULL);
 done:
     for (size_t i = 0; i < ready; i++)
-        post_partition_free(&pp[i]);
-    free(pp);
-    free(proofs);
-    free(bytes);
+        post_partition_free(&parts.pp[i]);
+    free(parts.pp);
     post_cli_free(&a);
     return rc;
 }
@@ -500,17 +455,29 @@ int cmd_verify_post(int argc, char **argv) {
     }
     double t0 = timing_now_ms();
     const size_t P = n_partitions(&a);
-    char params[4096], vk_path[4096], meta[4096], what[128];
+    char what[128];
     snprintf(what, sizeof what, "%zu partition%s of %s", P, P == 1 ? "" : "s", a.p->name);
-    int rc = 2;
-    if (post_params_paths(params, vk_path, meta, sizeof vk_path, a.dir, a.p))
-        fprintf(stderr, "cuzk verify post: parameter path too long\n");
-    else
-        rc = cli_verify_partitions("verify post", what, a.proof, vk_path, a.o.trust_params, P,
-                                   verify_public, &a);
+    fc_circuit c;
+    int rc = post_circuit(&c, &a) ? 2
+                                  : cli_verify_kind("verify post", &c, a.dir, a.proof,
+                                                    a.o.trust_params, P, what, verify_public, &a);
     if (rc == 0)
         printf("OK: %s, %zu sector%s, %zu partition%s verified in %.1f ms\n", a.p->name, a.n_items,
                a.n_items == 1 ? "" : "s", P, P == 1 ? "" : "s", timing_now_ms() - t0);
     post_cli_free(&a);
     return rc;
 }
+
+const cli_kind_cmds cli_cmds_post = {
+    .verb = "post",
+    .prove = cmd_prove_post,
+    .verify = cmd_verify_post,
+    .inputs = cmd_post,
+    .prove_synopsis =
+        "prove post --kind winning|window --vanilla F... --randomness HEX --params-dir D",
+    .prove_help = "WindowPoSt/WinningPoSt -> verified proof(s)",
+    .verify_synopsis = "verify post --kind K --vanilla F... --randomness HEX --proof P",
+    .verify_help = "OK/INVALID",
+    .inputs_synopsis = "post public-inputs --kind K --vanilla F... --randomness HEX",
+    .inputs_help = "public inputs (hex)",
+};

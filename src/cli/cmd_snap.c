@@ -8,16 +8,12 @@
 
 #include "cli/args.h"
 #include "cli/backend_pick.h"
-#include "cli/porep_params.h"
-#include "cli/prove_args.h"
-#include "cli/prove_checked.h"
+#include "cli/kind_cmds.h"
+#include "cli/prove_kind.h"
 #include "filecoin/snap/snap_challenges.h"
 #include "filecoin/snap/snap_partition.h"
 #include "filecoin/snap/snap_witness_par.h"
-#include "groth16/prover.h"
-#include "groth16/verify.h"
 #include "util/file_read.h"
-#include "util/file_write.h"
 #include "util/hex.h"
 #include "util/parallel.h"
 #include "util/timing.h"
@@ -40,6 +36,15 @@ typedef struct {
     uint8_t *bytes[SNAP_MAX_FILES];
     size_t lens[SNAP_MAX_FILES];
 } snap_cli;
+
+/* The update circuit of a's registered proof (its parameter files). */
+static int snap_circuit(fc_circuit *c, const snap_cli *a) {
+    const fc_kind *k = fc_kind_by_id_prefix("snap");
+    if (k && k->circuit_at(k, c, (unsigned)a->p->id) == 0)
+        return 0;
+    fprintf(stderr, "cuzk %s: %s has no circuit shape\n", a->cmd, a->p->name);
+    return -1;
+}
 
 static const char *const comm_names[3] = {"comm_r_old", "comm_r_new", "comm_d_new"};
 
@@ -264,13 +269,7 @@ int cmd_snap(int argc, char **argv) {
         printf("# %s partition %u (h %u): 4 public inputs, 32-byte little-endian Fr, one per "
                "line\n",
                a.p->name, k, h_of(&a));
-        for (int j = 0; j < 4; j++) {
-            uint8_t b[FR_BYTES];
-            char hex[2 * FR_BYTES + 1];
-            fr_to_bytes_le(b, &in[j]);
-            hex_encode(hex, b, FR_BYTES);
-            printf("%s\n", hex);
-        }
+        cli_print_inputs(stdout, in, 4);
     }
     snap_cli_free(&a);
     return rc;
@@ -278,62 +277,55 @@ int cmd_snap(int argc, char **argv) {
 
 /* ---- prove snap -------------------------------------------------------------- */
 
-static int blank_snap(r1cs_cs *cs, void *shape) { return snap_circuit_synthesize(cs, shape, NULL); }
+/* The prepared partitions as the shared flow reads them: one synthesis job
+ * each. */
+typedef struct {
+    snap_partition_job *jobs;
+} snap_parts;
 
-static int prove_all(const snap_cli *a, const snap_partition *pp, groth16_proof *proofs) {
-    char params[4096], vk[4096], meta[4096];
-    snap_shape s;
-    porep_params_expect e;
-    memset(&e, 0, sizeof e);
-    e.inputs = SNAP_PUBLIC_INPUTS + 1;
-    if (snap_shape_for_id(&s, (uint64_t)a->p->id) ||
-        snap_params_paths(params, vk, meta, sizeof params, a->dir, a->p)) {
-        fprintf(stderr, "cuzk prove snap: parameter path too long\n");
-        return -1;
-    }
-    porep_params_loaded lp;
-    groth16_pvk pvk;
-    if (cli_params_open(&lp, &pvk, "prove snap", params, meta, &e, a->threads, a->o.trust_params,
-                        a->o.backend))
-        return -1;
-    /* the pce beside the parameters (recorded on first use), as prove porep|post */
-    char cid[64];
-    snprintf(cid, sizeof cid, "snap-%s", a->p->shape->short_name);
-    r1cs_pce pce;
-    const int have_pce = cli_pce_load(&pce, "prove snap", params, cid, blank_snap, &s, a->threads);
-    const cli_prover pr = {a->o.backend, a->o.rs_seed, a->threads, have_pce ? &pce : NULL,
-                           snap_partition_job_witness};
-    int rc = 0;
-    for (size_t k = 0; k < pp->n_parts && rc == 0; k++) {
-        snap_partition_job job;
-        cli_prove_stats st;
-        if (snap_partition_job_init(&job, pp, k)) {
+static int snap_part(void *ctx, size_t i, fc_kind_part *out, unsigned long long *label) {
+    snap_partition_job *j = &((snap_parts *)ctx)->jobs[i];
+    *label = i;
+    *out = (fc_kind_part){snap_partition_synthesize, j, snap_partition_job_witness, j, j->inputs,
+                          SNAP_PUBLIC_INPUTS};
+    return 0;
+}
+
+static int prove_all(const snap_cli *a, const snap_partition *pp, double t0) {
+    fc_circuit c;
+    snap_parts sp = {calloc(pp->n_parts, sizeof *sp.jobs)};
+    int rc = -1;
+    if (!sp.jobs)
+        fprintf(stderr, "cuzk prove snap: out of memory\n");
+    else if (snap_circuit(&c, a) == 0)
+        rc = 0;
+    for (size_t k = 0; rc == 0 && k < pp->n_parts; k++)
+        if (snap_partition_job_init(&sp.jobs[k], pp, k)) {
             fprintf(stderr, "cuzk prove snap: partition %zu: no circuit shape\n", k);
             rc = -1;
-        } else if (cli_prove_checked(&proofs[k], "prove snap", k, k, snap_partition_synthesize,
-                                     &job, job.inputs, SNAP_PUBLIC_INPUTS, &lp.d, &pvk, &pr, &st)) {
-            rc = -1;
-        } else {
-            fprintf(stderr,
-                    "prove snap: partition %zu: %zu rows; synthesis %.1f ms, prove %.1f ms (%s "
-                    "backend), verify %.1f ms\n",
-                    k, st.rows, st.synth_ms, st.prove_ms, a->o.backend->name, st.verify_ms);
         }
-    }
-    if (have_pce)
-        pce_free(&pce);
-    groth16_pvk_free(&pvk);
-    porep_params_free(&lp);
+    const cli_kind_prove j = {.cmd = "prove snap",
+                              .proof_name = a->p->name,
+                              .circuit = &c,
+                              .shape = c.shape,
+                              .n = pp->n_parts,
+                              .part = snap_part,
+                              .ctx = &sp,
+                              .dir = a->dir,
+                              .out = a->out,
+                              .o = &a->o,
+                              .threads = a->threads};
+    if (rc == 0)
+        rc = cli_prove_kind(&j, t0, NULL);
+    free(sp.jobs);
     return rc;
 }
 
 int cmd_prove_snap(int argc, char **argv) {
     const char *usage =
         "cuzk prove snap --registered-proof N --vanilla F [--vanilla F ...] --comm-r-old HEX "
-        "--comm-r-new HEX --comm-d-new HEX [--snap-json FILE instead of the three] [--h H] "
-        "[--params-dir DIR] [--trust-params] [--out proof.bin] [--threads N] [--backend cpu|cuda] "
-        "[--rs-seed HEX "
-        "(TEST ONLY: fixed r, s)]   (DIR default: $FIL_PROOFS_PARAMETER_CACHE)";
+        "--comm-r-new HEX --comm-d-new HEX [--snap-json FILE instead of the three] "
+        "[--h H] " CLI_PROVE_USAGE_OPTS;
     snap_cli a = {.cmd = "prove snap", .out = "proof.bin", .threads = par_cpu_count()};
     int rc = snap_cli_parse(&a, argc, argv, 'p', usage);
     if (rc) {
@@ -359,27 +351,7 @@ int cmd_prove_snap(int argc, char **argv) {
             "prove snap: %s, %zu partition%s: vanilla proofs checked, public inputs "
             "derived (%.1f ms)\n",
             a.p->name, pp.n_parts, pp.n_parts == 1 ? "" : "s", timing_now_ms() - t0);
-    const size_t P = pp.n_parts;
-    groth16_proof *proofs = calloc(P, sizeof *proofs);
-    uint8_t *bytes = malloc(P * GROTH16_PROOF_BYTES);
-    if (!proofs || !bytes) {
-        fprintf(stderr, "cuzk prove snap: out of memory\n");
-    } else if (prove_all(&a, &pp, proofs) == 0) {
-        for (size_t i = 0; i < P; i++)
-            groth16_proof_write(bytes + i * GROTH16_PROOF_BYTES, &proofs[i]);
-        char werr[512];
-        if (file_write_atomic(a.out, bytes, P * GROTH16_PROOF_BYTES, werr, sizeof werr)) {
-            fprintf(stderr, "cuzk prove snap: %s\n", werr);
-        } else {
-            printf("prove snap: %s: %zu proof%s (%zu bytes) verified and written to %s in %.1f "
-                   "s\n",
-                   a.p->name, P, P == 1 ? "" : "s", P * GROTH16_PROOF_BYTES, a.out,
-                   (timing_now_ms() - t0) / 1e3);
-            rc = 0;
-        }
-    }
-    free(proofs);
-    free(bytes);
+    rc = prove_all(&a, &pp, t0) ? 1 : 0;
     snap_partition_free(&pp);
     snap_cli_free(&a);
     return rc;
@@ -398,17 +370,30 @@ int cmd_verify_snap(int argc, char **argv) {
     }
     double t0 = timing_now_ms();
     const size_t P = a.p->partitions;
-    char params[4096], vk_path[4096], meta[4096], what[128];
+    char what[128];
     snprintf(what, sizeof what, "%zu partition%s of %s", P, P == 1 ? "" : "s", a.p->name);
-    int rc = 2;
-    if (snap_params_paths(params, vk_path, meta, sizeof vk_path, a.dir, a.p))
-        fprintf(stderr, "cuzk verify snap: parameter path too long\n");
-    else
-        rc = cli_verify_partitions("verify snap", what, a.proof, vk_path, a.o.trust_params, P,
-                                   verify_public, &a);
+    fc_circuit c;
+    int rc = snap_circuit(&c, &a) ? 2
+                                  : cli_verify_kind("verify snap", &c, a.dir, a.proof,
+                                                    a.o.trust_params, P, what, verify_public, &a);
     if (rc == 0)
         printf("OK: %s, %zu partition%s verified in %.1f ms\n", a.p->name, P, P == 1 ? "" : "s",
                timing_now_ms() - t0);
     snap_cli_free(&a);
     return rc;
 }
+
+const cli_kind_cmds cli_cmds_snap = {
+    .verb = "snap",
+    .prove = cmd_prove_snap,
+    .verify = cmd_verify_snap,
+    .inputs = cmd_snap,
+    .prove_synopsis =
+        "prove snap --registered-proof N --vanilla F... --comm-r-old HEX --comm-r-new HEX "
+        "--comm-d-new HEX (or --snap-json F) --params-dir D",
+    .prove_help = "SnapDeals update -> verified proof(s)",
+    .verify_synopsis = "verify snap --registered-proof N --comm-* HEX (or --snap-json F) --proof P",
+    .verify_help = "OK/INVALID",
+    .inputs_synopsis = "snap public-inputs --registered-proof N --comm-* HEX",
+    .inputs_help = "public inputs (hex)",
+};

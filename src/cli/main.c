@@ -14,9 +14,7 @@
 #include "cli/cmd_groth16.h"
 #include "cli/cmd_hash.h"
 #include "cli/cmd_post.h"
-#include "cli/cmd_post_prove.h"
-#include "cli/cmd_snap.h"
-#include "cli/cmd_porep.h"
+#include "cli/kind_cmds.h"
 #include "cli/porep_params.h"
 #include "cli/cmd_seal.h"
 #include "cli/cmd_zkey.h"
@@ -27,6 +25,7 @@
 #endif
 
 #include "cuzk/version.h"
+#include "filecoin/kinds.h"
 
 #ifdef CUZK_HAVE_DAEMON
 #define IF_DAEMON(f) f
@@ -44,9 +43,20 @@ typedef struct {
     const char *help;                  /* one line; NULL with a synopsis: a note */
 } command;
 
+/* A circuit id's prefix: any kind's "<id_prefix>-" (filecoin/kinds.h). */
+/* The synopsis of the row where the kinds' commands go in the help. */
+static const char KIND_ROWS[] = "";
+
+/* A help line: longer synopses put their help on the next line. */
+static void help_line(FILE *to, const char *synopsis, const char *help);
+
 static int setup_porep_match(const char *a) {
-    return strncmp(a, "porep-", 6) == 0 || strncmp(a, "wpost-", 6) == 0 ||
-           strncmp(a, "winning-", 8) == 0 || strncmp(a, "snap-", 5) == 0;
+    for (size_t i = 0; fc_kind_at(i); i++) {
+        const char *p = fc_kind_at(i)->id_prefix;
+        if (strncmp(a, p, strlen(p)) == 0 && a[strlen(p)] == '-')
+            return 1;
+    }
+    return 0;
 }
 
 static int cmd_version(int argc, char **argv) {
@@ -58,9 +68,10 @@ static int cmd_version(int argc, char **argv) {
 
 static int cmd_help(int argc, char **argv);
 
-/* In help order.  Dispatch takes the first row whose argv[2] condition holds,
- * then the first plain row of that name, so a row like "prove porep" wins
- * over "prove" wherever it stands. */
+/* In help order.  Dispatch takes a kind's command first (kind_cmds.h: "prove
+ * porep" wins over "prove"), then the first row whose argv[2] condition
+ * holds, then the first plain row of that name, so a row like "prove zkey"
+ * wins over "prove" wherever it stands. */
 static const command commands[] = {
     {"selftest", NULL, NULL, cmd_selftest, 2, "selftest [--vectors FILE] [--eip2537 FILE]",
      "check the arithmetic"},
@@ -78,7 +89,7 @@ static const command commands[] = {
     {"bench", "prove", NULL, cmd_bench_prove, 3,
      "bench prove [--circuit random:N] [--threads T] [--reps R]", "per-phase timing"},
     {NULL, NULL, NULL, NULL, 0, "(built-in circuits C: cubic[:X], random:N[:SEED])", NULL},
-    {"circuit", NULL, NULL, cmd_circuit, 2, "circuit info porep-2k|...|window-64g",
+    {"circuit", NULL, NULL, cmd_circuit, 2, "circuit info porep-2k|...|window-64g | list",
      "Filecoin circuit shape and counts"},
     {"pce", NULL, NULL, cmd_pce, 2,
      "pce build CIRCUIT [--dir D] | info FILE | check FILE | bench FILE --circuit C",
@@ -112,29 +123,9 @@ static const command commands[] = {
      "post-vanilla --registered-proof ID --sector-dir D --randomness HEX --out F",
      "PoSt vanilla proof (bincode) of a sealed sector"},
     {"setup", NULL, setup_porep_match, cmd_setup_porep, 2,
-     "setup porep-2k|wpost-2k|winning-2k|snap-2k|... --out DIR",
-     "TEST-ONLY parameters (Filecoin names)"},
-    {"prove", "porep", NULL, cmd_prove_porep, 3, "prove porep --c1 F --params-dir D [--out P]",
-     "PoRep C2: C1 -> verified proof"},
-    {"verify", "porep", NULL, cmd_verify_porep, 3, "verify porep --c1 F --proof P --params-dir D",
-     "verify a PoRep proof: OK/INVALID"},
-    {"porep", NULL, NULL, cmd_porep, 2, "porep public-inputs --c1 F [--partition K]",
-     "the derived public inputs (hex)"},
-    {"prove", "post", NULL, cmd_prove_post, 3,
-     "prove post --kind winning|window --vanilla F... --randomness HEX --params-dir D",
-     "WindowPoSt/WinningPoSt -> verified proof(s)"},
-    {"verify", "post", NULL, cmd_verify_post, 3,
-     "verify post --kind K --vanilla F... --randomness HEX --proof P", "OK/INVALID"},
-    {"post", NULL, NULL, cmd_post, 2, "post public-inputs --kind K --vanilla F... --randomness HEX",
-     "public inputs (hex)"},
-    {"prove", "snap", NULL, cmd_prove_snap, 3,
-     "prove snap --registered-proof N --vanilla F... --comm-r-old HEX --comm-r-new HEX "
-     "--comm-d-new HEX (or --snap-json F) --params-dir D",
-     "SnapDeals update -> verified proof(s)"},
-    {"verify", "snap", NULL, cmd_verify_snap, 3,
-     "verify snap --registered-proof N --comm-* HEX (or --snap-json F) --proof P", "OK/INVALID"},
-    {"snap", NULL, NULL, cmd_snap, 2, "snap public-inputs --registered-proof N --comm-* HEX",
-     "public inputs (hex)"},
+     "setup porep-2k|wpost-2k|winning-2k|... --out DIR", "TEST-ONLY parameters (Filecoin names)"},
+    /* prove|verify VERB, VERB public-inputs: every kind's (kind_cmds.h) */
+    {NULL, NULL, NULL, NULL, 0, KIND_ROWS, NULL},
     {"version --version", NULL, NULL, cmd_version, 2, "version", "print the version"},
     {"help --help -h", NULL, NULL, cmd_help, 2, "help", "this text"},
 };
@@ -151,16 +142,27 @@ static int usage(FILE *to) {
             CUZK_VERSION_STRING);
     for (size_t i = 0; i < N_COMMANDS; i++) {
         const command *c = &commands[i];
-        if (!c->synopsis)
-            continue;
-        if (!c->help)
-            fprintf(to, "  %s\n", c->synopsis);
-        else if (strlen(c->synopsis) <= HELP_COLUMN)
-            fprintf(to, "  %-*s %s\n", HELP_COLUMN, c->synopsis, c->help);
-        else
-            fprintf(to, "  %s\n  %-*s %s\n", c->synopsis, HELP_COLUMN, "", c->help);
+        if (c->synopsis == KIND_ROWS) {
+            for (size_t k = 0; cli_kind_cmds_at(k); k++) {
+                const cli_kind_cmds *r = cli_kind_cmds_at(k);
+                help_line(to, r->prove_synopsis, r->prove_help);
+                help_line(to, r->verify_synopsis, r->verify_help);
+                help_line(to, r->inputs_synopsis, r->inputs_help);
+            }
+        } else if (c->synopsis) {
+            help_line(to, c->synopsis, c->help);
+        }
     }
     return to == stdout ? 0 : 2;
+}
+
+static void help_line(FILE *to, const char *synopsis, const char *help) {
+    if (!help)
+        fprintf(to, "  %s\n", synopsis);
+    else if (strlen(synopsis) <= HELP_COLUMN)
+        fprintf(to, "  %-*s %s\n", HELP_COLUMN, synopsis, help);
+    else
+        fprintf(to, "  %s\n  %-*s %s\n", synopsis, HELP_COLUMN, "", help);
 }
 
 static int cmd_help(int argc, char **argv) {
@@ -196,9 +198,30 @@ static const command *find(int argc, char **argv) {
     return NULL;
 }
 
+/* `cuzk prove|verify VERB ...` and `cuzk VERB ...` of a kind: its handler
+ * and how many words it skips, or NULL. */
+static int (*find_kind(int argc, char **argv, int *skip))(int, char **) {
+    for (size_t k = 0; cli_kind_cmds_at(k); k++) {
+        const cli_kind_cmds *r = cli_kind_cmds_at(k);
+        *skip = 3;
+        if (argc > 2 && strcmp(argv[2], r->verb) == 0 && strcmp(argv[1], "prove") == 0)
+            return r->prove;
+        if (argc > 2 && strcmp(argv[2], r->verb) == 0 && strcmp(argv[1], "verify") == 0)
+            return r->verify;
+        *skip = 2;
+        if (strcmp(argv[1], r->verb) == 0)
+            return r->inputs;
+    }
+    return NULL;
+}
+
 int main(int argc, char **argv) {
     if (argc < 2)
         return usage(stderr);
+    int skip;
+    int (*run)(int, char **) = find_kind(argc, argv, &skip);
+    if (run)
+        return run(argc - skip, argv + skip);
     const command *c = find(argc, argv);
     if (c) {
         int rc = c->run(argc - c->skip, argv + c->skip);

@@ -12,8 +12,6 @@
 #include "cli/args.h"
 #include "cuzk/version.h"
 #include "filecoin/param_dir.h"
-#include "filecoin/post/post_circuit.h"
-#include "filecoin/snap/snap_circuit.h"
 #include "groth16/setup.h"
 #include "groth16/setup_pce.h"
 #include "r1cs/pce_cache.h"
@@ -52,15 +50,25 @@ static int expect_blank(porep_params_expect *out, int (*synth)(r1cs_cs *, const 
 }
 
 static int blank_porep(r1cs_cs *cs, const void *s) { return porep_circuit_synthesize(cs, s, NULL); }
-static int blank_post(r1cs_cs *cs, const void *s) { return post_circuit_synthesize(cs, s, NULL); }
-static int blank_snap(r1cs_cs *cs, const void *s) { return snap_circuit_synthesize(cs, s, NULL); }
-
-int snap_params_expect_get(porep_params_expect *out, const snap_shape *s) {
-    return expect_blank(out, blank_snap, s);
-}
 
 int porep_params_expect_get(porep_params_expect *out, const porep_shape *s) {
     return expect_blank(out, blank_porep, s);
+}
+
+/* The blank circuit of a kind's circuit (fc_circuit or its shape). */
+typedef struct {
+    const fc_kind *k;
+    const void *shape;
+} kind_blank;
+
+static int blank_kind(r1cs_cs *cs, const void *arg) {
+    const kind_blank *b = arg;
+    return b->k->synthesize(cs, b->shape, NULL);
+}
+
+int params_expect_of(porep_params_expect *out, const fc_kind *k, const void *shape) {
+    const kind_blank b = {k, shape};
+    return expect_blank(out, blank_kind, &b);
 }
 
 /* DIR/STEM.{params,vk,meta}, DIR by the one rule (filecoin/param_dir.h). */
@@ -84,20 +92,18 @@ int porep_params_paths(char *params, char *vk, char *meta, size_t cap, const cha
     return paths_for_stem(params, vk, meta, cap, dir, stem);
 }
 
-int post_params_paths(char *params, char *vk, char *meta, size_t cap, const char *dir,
-                      const fc_post_proof *p) {
+int params_paths_of(char *params, char *vk, char *meta, size_t cap, const char *dir,
+                    const fc_circuit *c) {
     char stem[160];
-    if (!fc_post_param_stem(stem, sizeof stem, p))
+    if (!c->kind->param_stem(stem, sizeof stem, c))
         return -1;
     return paths_for_stem(params, vk, meta, cap, dir, stem);
 }
 
-int snap_params_paths(char *params, char *vk, char *meta, size_t cap, const char *dir,
-                      const fc_update_proof *p) {
-    char stem[160];
-    if (!fc_update_param_stem(stem, sizeof stem, p))
-        return -1;
-    return paths_for_stem(params, vk, meta, cap, dir, stem);
+int params_paths_by_id(char *params, char *vk, char *meta, size_t cap, const char *dir,
+                       const char *circuit_id) {
+    fc_circuit c;
+    return fc_circuit_by_id(&c, circuit_id) ? -1 : params_paths_of(params, vk, meta, cap, dir, &c);
 }
 
 /* The counts of an opened file against e. */
@@ -304,15 +310,6 @@ static int write_files(const r1cs_pce *p, const groth16_toxic *t, const groth16_
     return file_atomic_commit(&pa, err, cap);
 }
 
-static const fc_sector_shape *parse_porep_name(const char *name) {
-    if (strncmp(name, "porep-", 6) != 0)
-        return NULL;
-    for (unsigned i = 0; i < FC_SECTOR_SIZES; i++)
-        if (strcmp(fc_shape_at(i)->short_name, name + 6) == 0)
-            return fc_shape_at(i);
-    return NULL;
-}
-
 /* --pce: the recording the parameters came from, as <out>/<stem>.pce (where
  * the engine and `cuzk prove` look for it first). */
 static int write_pce(const r1cs_pce *pce, const char *out, const char *stem, unsigned threads) {
@@ -330,36 +327,26 @@ static int write_pce(const r1cs_pce *pce, const char *out, const char *stem, uns
 }
 
 int cmd_setup_porep(int argc, char **argv) {
-    const char *usage =
-        "cuzk setup porep-2k|porep-8m|porep-512m|porep-32g|porep-64g|wpost-SIZE|winning-SIZE|"
-        "snap-SIZE --out DIR [--threads N] [--force] [--pce] [--backend cpu|cuda] [--seed HEX "
-        "(TEST "
-        "ONLY: the toxic waste from a seed, to compare backends)]\n"
-        "  --pce: also write the circuit's recorded constraints (STEM.pce) beside the parameters, "
-        "so that the engine need not record them";
+    /* CIRCUIT: every kind's circuit id prefix, then -SIZE */
+    char ids[256] = "", usage[1024];
+    for (size_t i = 0, n = 0; fc_kind_at(i) && n < sizeof ids; i++)
+        n += (size_t)snprintf(ids + n, sizeof ids - n, "%s%s-SIZE", i ? "|" : "",
+                              fc_kind_at(i)->id_prefix);
+    snprintf(usage, sizeof usage,
+             "cuzk setup %s --out DIR [--threads N] [--force] [--pce] [--backend cpu|cuda] "
+             "[--seed HEX (TEST ONLY: the toxic waste from a seed, to compare backends)]\n"
+             "  SIZE: 2k 8m 512m 32g 64g\n"
+             "  --pce: also write the circuit's recorded constraints (STEM.pce) beside the "
+             "parameters, so that the engine need not record them",
+             ids);
     if (argc < 1) {
         fprintf(stderr, "usage: %s\n", usage);
         return 2;
     }
-    /* The circuit: a PoRep shape, or a PoSt proof (wpost-SIZE: WindowPoSt,
-     * whose V1 and V1_1 share parameters; winning-SIZE: WinningPoSt), or a
-     * SnapDeals update proof (snap-SIZE: RegisteredUpdateProof of SIZE). */
-    const fc_sector_shape *shape = parse_porep_name(argv[0]);
-    const fc_post_proof *post = NULL;
-    const fc_update_proof *snap = NULL;
-    for (unsigned i = 0; !shape && i < FC_SECTOR_SIZES; i++) {
-        char w[32], n[32], u[32];
-        snprintf(w, sizeof w, "wpost-%s", fc_shape_at(i)->short_name);
-        snprintf(n, sizeof n, "winning-%s", fc_shape_at(i)->short_name);
-        snprintf(u, sizeof u, "snap-%s", fc_shape_at(i)->short_name);
-        if (strcmp(argv[0], w) == 0)
-            post = fc_post_proof_by_id(5 + i);
-        else if (strcmp(argv[0], n) == 0)
-            post = fc_post_proof_by_id(i);
-        else if (strcmp(argv[0], u) == 0)
-            snap = fc_update_proof_by_id(i);
-    }
-    if (!shape && !post && !snap) {
+    /* The circuit: any kind's circuit id (filecoin/kinds.h; wpost-SIZE is
+     * WindowPoSt, whose V1 and V1_1 share parameters). */
+    fc_circuit c;
+    if (fc_circuit_by_id(&c, argv[0]) != 0) {
         fprintf(stderr, "cuzk setup: unknown circuit \"%s\"\nusage: %s\n", argv[0], usage);
         return 2;
     }
@@ -388,35 +375,16 @@ int cmd_setup_porep(int argc, char **argv) {
         return 1;
     }
     char params[4096], vk[4096], meta[4096], ident[2048], err[512], stem[160];
-    porep_shape s;
-    post_shape ps;
-    snap_shape ss;
-    int (*blank)(r1cs_cs *, const void *) = shape ? blank_porep : post ? blank_post : blank_snap;
-    const void *arg = shape ? (const void *)&s : post ? (const void *)&ps : (const void *)&ss;
-    if (snap) {
-        if (snap_shape_for_id(&ss, (uint64_t)snap->id)) {
-            fprintf(stderr, "cuzk setup: %s has no circuit shape\n", argv[0]);
-            return 1;
-        }
-        shape = snap->shape;
-    } else if (shape) {
-        porep_shape_for_sector(
-            &s, shape,
-            fc_seal_proof_by_id(5 + (unsigned)(shape - fc_shape_at(0)))->challenges_per_partition);
-    } else {
-        post_shape_for_proof(&ps, post);
-        shape = post->shape;
-    }
-    if (!(snap   ? fc_update_param_stem(stem, sizeof stem, snap)
-          : post ? fc_post_param_stem(stem, sizeof stem, post)
-                 : fc_porep_param_stem(stem, sizeof stem, shape)) ||
+    const fc_sector_shape *shape = fc_shape_at(c.size);
+    if (!c.kind->param_stem(stem, sizeof stem, &c) ||
         paths_for_stem(params, vk, meta, sizeof params, out, stem) ||
-        !(snap   ? fc_update_param_identifier(ident, sizeof ident, snap)
-          : post ? fc_post_param_identifier(ident, sizeof ident, post)
-                 : fc_porep_param_identifier(ident, sizeof ident, shape))) {
+        !c.kind->param_identifier(ident, sizeof ident, &c)) {
         fprintf(stderr, "cuzk setup: path too long\n");
         return 2;
     }
+    const kind_blank kb = {c.kind, c.shape};
+    int (*blank)(r1cs_cs *, const void *) = blank_kind;
+    const void *arg = &kb;
     double t0 = timing_now_ms();
     porep_params_expect e;
     if (expect_blank(&e, blank, arg)) {

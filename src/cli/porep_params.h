@@ -1,5 +1,5 @@
-/* PoRep parameter files for the CLI: found by their Filecoin names
- * (fc_porep_param_stem + ".params" / ".vk" / ".meta") in a directory,
+/* Parameter files for the CLI: found by their Filecoin names (a kind's
+ * param_stem + ".params" / ".vk" / ".meta") in a directory,
  * matched against the circuit, loaded into memory, and -- for tests only --
  * generated (`cuzk setup porep-2k --out DIR`).  porep_params_load decodes any
  * circuit's .params file (cuzk prove uses it for the built-in circuits too). */
@@ -9,8 +9,8 @@
 #include <stddef.h>
 
 #include "filecoin/porep/porep_circuit.h"
+#include "filecoin/kinds.h"
 #include "filecoin/proof_types.h"
-#include "filecoin/snap/snap_circuit.h"
 #include "groth16/params.h"
 
 /* What the parameters of a circuit must contain (counting-mode synthesis of
@@ -29,17 +29,16 @@ int porep_params_expect_get(porep_params_expect *out, const porep_shape *s);
 int porep_params_paths(char *params, char *vk, char *meta, size_t cap, const char *dir,
                        const fc_sector_shape *shape);
 
-/* The same for a registered PoSt proof (fc_post_param_stem: WindowPoSt V1
- * and V1_1 share their parameters). */
-int post_params_paths(char *params, char *vk, char *meta, size_t cap, const char *dir,
-                      const fc_post_proof *p);
+/* The same for any kind's circuit (its row's param_stem). */
+int params_paths_of(char *params, char *vk, char *meta, size_t cap, const char *dir,
+                    const fc_circuit *c);
 
-/* The same for a registered update proof (fc_update_param_stem). */
-int snap_params_paths(char *params, char *vk, char *meta, size_t cap, const char *dir,
-                      const fc_update_proof *p);
+/* The same by circuit id ("wpost-2k"). */
+int params_paths_by_id(char *params, char *vk, char *meta, size_t cap, const char *dir,
+                       const char *circuit_id);
 
-/* What a SnapDeals circuit's parameters must contain. */
-int snap_params_expect_get(porep_params_expect *out, const snap_shape *s);
+/* What the parameters of a kind's circuit of shape must contain. */
+int params_expect_of(porep_params_expect *out, const fc_kind *k, const void *shape);
 
 /* An opened parameter file with every section decoded (curve-checked), or
  * none: file-backed data (groth16/params.h) for provers that read the file. */

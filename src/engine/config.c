@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cuzk/engine.h"
+#include "filecoin/kinds.h"
 
 void cuzk_engine_config_defaults(cuzk_engine_config *c) {
     memset(c, 0, sizeof *c);
@@ -31,45 +32,21 @@ void cuzk_engine_config_defaults(cuzk_engine_config *c) {
     c->cancel_running_on_shutdown = 0;
 }
 
+/* The wire kinds' names and default priorities are the kind table's
+ * (filecoin/kinds.h). */
 const char *cuzk_kind_name(cuzk_proof_kind k) {
-    switch (k) {
-    case CUZK_KIND_POREP_C2:
-        return "porep-c2";
-    case CUZK_KIND_SNAP_DEALS:
-        return "snap-update";
-    case CUZK_KIND_WINDOW_POST:
-        return "window-post";
-    case CUZK_KIND_WINNING_POST:
-        return "winning-post";
-    default:
-        return "unspecified";
-    }
+    const fc_kind *row = fc_kind_by_wire((int)k);
+    return row ? row->wire_name : "unspecified";
 }
 
 const char *cuzk_kind_label(cuzk_proof_kind k) {
-    switch (k) {
-    case CUZK_KIND_POREP_C2:
-        return "porep_c2";
-    case CUZK_KIND_SNAP_DEALS:
-        return "snap_update";
-    case CUZK_KIND_WINDOW_POST:
-        return "window_post";
-    case CUZK_KIND_WINNING_POST:
-        return "winning_post";
-    default:
-        return "unspecified";
-    }
+    const fc_kind *row = fc_kind_by_wire((int)k);
+    return row ? row->wire_label : "unspecified";
 }
 
 cuzk_priority cuzk_kind_default_priority(cuzk_proof_kind k) {
-    switch (k) {
-    case CUZK_KIND_WINNING_POST:
-        return CUZK_PRIORITY_CRITICAL;
-    case CUZK_KIND_WINDOW_POST:
-        return CUZK_PRIORITY_HIGH;
-    default:
-        return CUZK_PRIORITY_NORMAL;
-    }
+    const fc_kind *row = fc_kind_by_wire((int)k);
+    return row ? (cuzk_priority)row->wire_priority : CUZK_PRIORITY_NORMAL;
 }
 
 const char *cuzk_status_name(cuzk_status s) {

@@ -1,4 +1,5 @@
-/* The Filecoin circuits for the engine: their providers (the interface is
+/* The Filecoin circuits for the engine: one provider per row of the kind
+ * table (filecoin/kinds.h; the adapter is provider_kind.c, the interface
  * circuit_provider.h) and their parameter files by circuit id.  The engine
  * itself knows no Filecoin circuit or file name: whoever makes an engine for
  * Filecoin work (the daemon, `cuzk bench engine`, the tests) calls
@@ -7,20 +8,14 @@
 #define CUZK_ENGINE_PROVIDERS_H
 
 #include "engine/circuit_provider.h"
+#include "filecoin/kinds.h"
 
-/* POREP_SEAL_COMMIT: one C1 output (Curio's wrapper or bare). */
-extern const engine_circuit_provider engine_provider_porep;
+/* The provider of kind k (ctx: the row). */
+void engine_provider_of_kind(engine_circuit_provider *out, const fc_kind *k);
 
-/* WINDOW_POST_PARTITION and WINNING_POST (FallbackPoSt). */
-extern const engine_circuit_provider engine_provider_post;
-
-/* SNAP_DEALS_UPDATE (the empty-sector update, provider_snap.c). */
-extern const engine_circuit_provider engine_provider_snap;
-
-/* Registers the providers above for their kinds and every Filecoin circuit
- * id's published file stem (porep-, wpost-, winning-, snap- + 2k 8m 512m 32g
- * 64g) with the SRS manager.  CUZK_OK, or an error with err
- * filled. */
+/* Registers every row's provider for its wire kind and every circuit id's
+ * published file stem ("<id_prefix>-<size>" for the five sector sizes) with
+ * the SRS manager.  CUZK_OK, or an error with err filled. */
 cuzk_status engine_register_filecoin_providers(cuzk_engine *e, char err[CUZK_ERROR_LEN]);
 
 #endif

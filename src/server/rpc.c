@@ -124,7 +124,7 @@ static int to_request(const Cuzk__V1__SubmitProofRequest *m, cuzk_request *r, si
     memset(r, 0, sizeof *r);
     *lens = NULL;
     int kind = (int)m->proof_kind;
-    if (kind < CUZK_KIND_POREP_C2 || kind > CUZK_KIND_WINNING_POST) {
+    if (kind < CUZK_KIND_POREP_C2 || kind >= CUZK_KIND_COUNT) {
         fail(out, RPC_INVALID_ARGUMENT, "invalid proof_kind: %d", kind);
         return -1;
     }

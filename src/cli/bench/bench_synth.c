@@ -12,9 +12,6 @@
 
 #include "cli/circuit_names.h"
 #include "filecoin/param_dir.h"
-#include "filecoin/porep/porep_witness_par.h"
-#include "filecoin/post/post_witness_par.h"
-#include "filecoin/snap/snap_witness_par.h"
 #include "r1cs/pce_cache.h"
 #include "util/parallel.h"
 #include "util/timing.h"
@@ -137,14 +134,8 @@ static int parse(synth_opts *o, int argc, char **argv) {
 
 static int gen_witness(const circuit_name *c, const void *wp, const r1cs_pce *p, unsigned threads,
                        fr *in, fr *aux, char *err, size_t cap) {
-    if (c->snap)
-        return snap_witness_generate(&c->ss, wp, p->segments, p->n_segments, p->num_inputs,
-                                     p->num_aux, threads, in, aux, err, cap);
-    if (c->porep)
-        return porep_witness_generate(&c->ps, wp, p->segments, p->n_segments, p->num_inputs,
-                                      p->num_aux, threads, in, aux, err, cap);
-    return post_witness_generate(&c->qs, wp, p->segments, p->n_segments, p->num_inputs, p->num_aux,
-                                 threads, in, aux, err, cap);
+    return circuit_name_witness_generate(c, wp, p->segments, p->n_segments, p->num_inputs,
+                                         p->num_aux, threads, in, aux, err, cap);
 }
 
 static int blank(r1cs_cs *cs, void *c) { return circuit_name_synthesize(cs, c, NULL); }

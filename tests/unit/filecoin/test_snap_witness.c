@@ -16,6 +16,9 @@
 #include "groth16/prove_checked.h"
 #include "r1cs/pce_cache.h"
 
+/* the snap shape of a parsed circuit name */
+#define SS(c) ((snap_shape *)(c).fc.shape)
+
 static int blank_snap(r1cs_cs *cs, void *shape) { return snap_circuit_synthesize(cs, shape, NULL); }
 
 typedef struct {
@@ -126,20 +129,20 @@ static void run_shape(const char *name, int last_partition) {
     char err[512];
     CHECK(circuit_name_parse(&c, name) == 0);
     CHECK(circuit_name_witness(&cw, &c, check_rand64()) == 0);
-    snap_witness w = cw.sw;
+    snap_witness w = *(const snap_witness *)cw.w;
     if (last_partition)
-        w.k = c.ss.p.partitions - 1;
-    w.h = c.ss.p.hs[check_rand64() % FC_UPDATE_HS];
+        w.k = SS(c)->p.partitions - 1;
+    w.h = SS(c)->p.hs[check_rand64() % FC_UPDATE_HS];
     r1cs_partition p;
-    classic(&c.ss, &w, &p);
-    serial(&c.ss, &w, &p);
+    classic(SS(c), &w, &p);
+    serial(SS(c), &w, &p);
 
     r1cs_pce pc;
-    CHECK(pce_record(blank_snap, &c.ss, name, c.stem, &pc, err, sizeof err) == 0);
-    parallel(&c.ss, &w, &pc, &p);
+    CHECK(pce_record(blank_snap, SS(c), name, c.stem, &pc, err, sizeof err) == 0);
+    parallel(SS(c), &w, &pc, &p);
 
     /* the engine's and the CLI's routine: pce used, classic bytes */
-    job j = {&c.ss, &w};
+    job j = {SS(c), &w};
     static const unsigned ts[] = {1, 3};
     for (int t = 0; t < 2; t++) {
         const groth16_synth_source src = {synth_job, &j, &pc, witness_job, &j, ts[t], 0, 0};
@@ -156,9 +159,9 @@ static void run_shape(const char *name, int last_partition) {
     }
     /* a witness whose k the shape does not have: refused, classic refuses too */
     snap_witness bw = w;
-    bw.k = c.ss.p.partitions;
+    bw.k = SS(c)->p.partitions;
     fr *in = malloc(pc.num_inputs * sizeof(fr)), *aux = malloc(pc.num_aux * sizeof(fr));
-    CHECK(snap_witness_generate(&c.ss, &bw, pc.segments, pc.n_segments, pc.num_inputs, pc.num_aux,
+    CHECK(snap_witness_generate(SS(c), &bw, pc.segments, pc.n_segments, pc.num_inputs, pc.num_aux,
                                 2, in, aux, err, sizeof err) == -1);
     CHECK(strstr(err, "prefix") != NULL);
     free(in);
@@ -213,13 +216,13 @@ static void obtain(void) {
     CHECK(circuit_name_parse(&c, "snap-2k") == 0);
     r1cs_pce a, b;
     pce_obtain_info ia, ib;
-    CHECK(pce_obtain(dir, "snap-2k", c.stem, blank_snap, &c.ss, NULL, 2, &a, &ia, err,
+    CHECK(pce_obtain(dir, "snap-2k", c.stem, blank_snap, SS(c), NULL, 2, &a, &ia, err,
                      sizeof err) == 0);
     CHECK(ia.built && !ia.in_memory && !ia.loaded);
-    CHECK(pce_obtain(dir, "snap-2k", c.stem, blank_snap, &c.ss, NULL, 2, &b, &ib, err,
+    CHECK(pce_obtain(dir, "snap-2k", c.stem, blank_snap, SS(c), NULL, 2, &b, &ib, err,
                      sizeof err) == 0);
     CHECK(ib.loaded && !ib.built);
-    CHECK(a.rows == b.rows && a.num_aux == b.num_aux && a.n_segments == c.ss.p.challenges &&
+    CHECK(a.rows == b.rows && a.num_aux == b.num_aux && a.n_segments == SS(c)->p.challenges &&
           b.n_segments == a.n_segments);
     CHECK(memcmp(a.segments, b.segments, a.n_segments * sizeof *a.segments) == 0);
     pce_free(&a);

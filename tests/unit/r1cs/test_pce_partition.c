@@ -82,7 +82,7 @@ static void filecoin(const char *name, const char *dir) {
     char err[256], path[256];
     CHECK(circuit_name_parse(&c, name) == 0);
     CHECK(circuit_name_witness(&w, &c, check_rand64()) == 0);
-    const void *wp = c.porep ? (const void *)&w.pw : (const void *)&w.qw;
+    const void *wp = circuit_witness_of(&w, &c);
     r1cs_cs *cs = r1cs_cs_new(R1CS_PROVE, 0, NULL), *rc = r1cs_cs_new(R1CS_RECORD, 0, NULL);
     r1cs_partition classic;
     CHECK(circuit_name_synthesize(cs, &c, wp) == 0 && r1cs_finish(cs) == R1CS_OK &&
