@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "cuzk/engine.h"
-#include "filecoin/kinds.h"
 
 void cuzk_engine_config_defaults(cuzk_engine_config *c) {
     memset(c, 0, sizeof *c);
@@ -30,23 +29,6 @@ void cuzk_engine_config_defaults(cuzk_engine_config *c) {
     c->result_keep_s = 3600;
     c->self_verify = 1;
     c->cancel_running_on_shutdown = 0;
-}
-
-/* The wire kinds' names and default priorities are the kind table's
- * (filecoin/kinds.h). */
-const char *cuzk_kind_name(cuzk_proof_kind k) {
-    const fc_kind *row = fc_kind_by_wire((int)k);
-    return row ? row->wire_name : "unspecified";
-}
-
-const char *cuzk_kind_label(cuzk_proof_kind k) {
-    const fc_kind *row = fc_kind_by_wire((int)k);
-    return row ? row->wire_label : "unspecified";
-}
-
-cuzk_priority cuzk_kind_default_priority(cuzk_proof_kind k) {
-    const fc_kind *row = fc_kind_by_wire((int)k);
-    return row ? (cuzk_priority)row->wire_priority : CUZK_PRIORITY_NORMAL;
 }
 
 const char *cuzk_status_name(cuzk_status s) {
