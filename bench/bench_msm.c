@@ -1,8 +1,7 @@
 /* MSM benchmark: G1 / G2, random or bit-heavy scalars, any thread counts.
  *
  * usage: bench_msm [g1|g2] [log2 min] [log2 max] [threads,threads,...] [random|bitheavy|both]
- *   defaults: g1 12 20 1,2 both.  Env: BENCH_REPS (default 3), MSM_WINDOW (fixed c),
- *   MSM_NO_ONES=1 (all scalars through Pippenger), MSM_JACOBIAN=1 (no batched affine).
+ *   defaults: g1 12 20 1,2 both.  Env: BENCH_REPS (default 3), MSM_WINDOW (fixed c).
  * Prints min / median / max ms and the per-phase split of the median run. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,14 +66,9 @@ int main(int argc, char **argv) {
     msm_config base = msm_config_default(1);
     if (getenv("MSM_WINDOW"))
         base.window_bits = (unsigned)atoi(getenv("MSM_WINDOW"));
-    if (getenv("MSM_NO_ONES"))
-        base.bit_fast_path = 0;
-    if (getenv("MSM_JACOBIAN"))
-        base.batch_affine = 0;
     size_t nmax = (size_t)1 << hi;
-    printf("bench_msm %s: bases 2^%u..2^%u, reps %d, window %s, ones fast path %s, %s buckets\n",
-           g2 ? "G2" : "G1", lo, hi, reps, base.window_bits ? "fixed" : "auto",
-           base.bit_fast_path ? "on" : "off", base.batch_affine ? "batched affine" : "Jacobian");
+    printf("bench_msm %s: bases 2^%u..2^%u, reps %d, window %s\n", g2 ? "G2" : "G1", lo, hi, reps,
+           base.window_bits ? "fixed" : "auto");
     printf("%-26s %10s %10s %10s\n", "size threads scalars", "min ms", "median", "max");
     /* bases: a chain of additions from a random multiple, one inversion in all */
     void *bases;

@@ -14,8 +14,7 @@
  * per row while synthesizing and bytes per row of the result (partition or
  * CSR matrices).
  * usage: bench_r1cs [lo-hi] [filter]   lo-hi: log2 sizes (default 16-20);
- *        filter: run only "mode-hint" names containing it, e.g. prove, -on
- * CUZK_R1CS_THP=0 turns off the huge-page advice (cs.c) for an A/B run. */
+ *        filter: run only "mode-hint" names containing it, e.g. prove, -on */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -11,7 +11,7 @@
 has() { grep -qE -- "$1" "$dir/out" || fail "$2: no line matching /$1/"; }
 
 check "bench ab porep-2k, 1 run per side" 0 "$cuzk" bench ab --workload porep-2k \
-    --params-dir "$params" --a "" --b r1cs_thp=off --runs 1
+    --params-dir "$params" --a "" --b poseidon_replay=off --runs 1
 has "PoRep C2 of one 2 KiB sector .*sealed here" "the workload is described"
 num='[0-9]+\.[0-9]+'
 for phase in "public inputs" "witness \+ check" synthesis "H polynomial" "MSM L" "MSM H" prove \

@@ -11,18 +11,23 @@
 has() { grep -qE -- "$1" "$dir/out" || fail "$2: no line matching /$1/"; }
 
 check "--list" 0 "$cuzk" bench ab --list
-for s in field_asm r1cs_thp poseidon_replay msm_bit_fast_path msm_batch_affine gpu_msm_window \
-    gpu_g2 gpu_b2_overlap gpu_srs_sets gpu_upload_overlap gpu_host_register gpu_msm_red_levels \
+for s in field_asm poseidon_replay gpu_msm_window gpu_srs_sets gpu_msm_red_levels \
     gpu_stage_threads gpu_msm_red_part; do
     has "^$s +CUZK_[A-Z0-9_]+ " "--list names $s"
 done
-# a retired switch (measured, decided, its loser deleted) is gone from the list
-! grep -qE "^gpu_ntt_shoup " "$dir/out" || fail "--list still names the retired gpu_ntt_shoup"
+# retired switches (measured, decided, their losers deleted) are gone from the list
+for s in gpu_ntt_shoup r1cs_thp msm_bit_fast_path msm_batch_affine gpu_g2 gpu_b2_overlap \
+    gpu_upload_overlap gpu_host_register; do
+    ! grep -qE "^$s " "$dir/out" || fail "--list still names the retired $s"
+done
+check "a retired switch is refused" 2 "$cuzk" bench ab --workload random:64 --a "" \
+    --b gpu_g2=on --runs 1
+has 'unknown switch "gpu_g2"' "retired switch message"
 check "--list with CUZK_FIELD_ASM=0" 0 env CUZK_FIELD_ASM=0 "$cuzk" bench ab --list
 has "^field_asm +CUZK_FIELD_ASM +on +off " "the environment sets the starting value"
 
 check "A/B on random:600, 2 runs after 1 warm-up pair" 0 "$cuzk" bench ab \
-    --workload random:600:5 --a field_asm=on --b field_asm=off,msm_batch_affine=off --runs 2 \
+    --workload random:600:5 --a field_asm=on --b field_asm=off,poseidon_replay=off --runs 2 \
     --warmup 1 --threads 1
 cp "$dir/out" "$dir/ab"
 order=$(grep -oE '^run [0-9]+ [AB]' "$dir/ab" | tr '\n' ' ')
@@ -30,7 +35,7 @@ order=$(grep -oE '^run [0-9]+ [AB]' "$dir/ab" | tr '\n' ' ')
 warm=$(grep -oE '^warm-up [0-9]+ [AB]' "$dir/ab" | tr '\n' ' ')
 [ "$warm" = "warm-up 1 A warm-up 1 B " ] || fail "one warm-up pair first (got: $warm)"
 differs=$(grep -E '<- differs$' "$dir/ab" | awk '{print $1}' | tr '\n' ' ')
-[ "$differs" = "field_asm msm_batch_affine " ] || fail "differing switches (got: $differs)"
+[ "$differs" = "field_asm poseidon_replay " ] || fail "differing switches (got: $differs)"
 has "^phase +A median ms +B median ms +B/A$" "report header"
 num='[0-9]+\.[0-9]+'
 for phase in synthesis "MSM H" prove verify total; do

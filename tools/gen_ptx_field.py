@@ -287,7 +287,7 @@ def render():
     for name, v in (("FP_P", p_fp), ("FR_P", p_fr), ("FP_ONE", one_fp), ("FR_ONE", one_fr)):
         out.append("#define CZ_%s {%s}\n" % (name, ", ".join("0x%08xu" % x for x in v)))
     out.append("#define CZ_FP_N0 0x%08xu\n#define CZ_FR_N0 0x%08xu\n\n" % (n0_fp, n0_fr))
-    out.append("#if defined(__CUDA_ARCH__) && !defined(CUZK_NO_PTX_FIELD)\n")
+    out.append("#ifdef __CUDA_ARCH__\n")
     for name, em, n in ops:
         out.append(render_asm(name, em, n))
     out.append("#define CZ_GEN_INST static __device__ __forceinline__\n"

@@ -7,7 +7,7 @@
 #   tools/gpu-check.sh porep: PoRep C2 2 KiB proved by the CPU and CUDA backends
 #   with the same r, s: byte-identical and verified.
 #   tools/gpu-check.sh porep engine: + the engine with the GPU backend (bench
-#   engine, CPU vs CUDA), bench ab on B_G2's placement, GPU checks at 2^12.
+#   engine, CPU vs CUDA), bench ab on the staging threads, GPU checks at 2^12.
 #   tools/gpu-check.sh porep512: PoRep C2 512 MiB, CPU vs CUDA, byte-identical
 #   and verified, then warm CUDA proofs with the per-phase breakdown.
 #   tools/gpu-check.sh snap [2k|8m]: SnapDeals (cuzk seal + seal update),
@@ -83,18 +83,11 @@ if [ "${1:-}" = porep ]; then
     CUZK_TIMING=1 $c prove porep --c1 $d/s/c1.json --params-dir $d/p --backend cpu \
         --rs-seed 0badc0de --out $d/cpu.bin 2>&1 | tee $out/prove_cpu.txt |
         grep -E "partition|total|prove |error|failed"
-    # B_G2 three ways (switches): CPU overlapped with the GPU, CPU after the
-    # GPU, on the GPU (default); each proof byte-identical to the CPU backend's
-    for m in overlap serial gpu; do
-        case $m in overlap) env="CUZK_GPU_G2=0" ;; serial) env="CUZK_GPU_G2=0 CUZK_B2_OVERLAP=0" ;;
-        gpu) env="CUZK_GPU_G2=1" ;; esac
-        env $env CUZK_TIMING=1 $c prove porep --c1 $d/s/c1.json --params-dir $d/p --backend cuda \
-            --rs-seed 0badc0de --out $d/cuda_$m.bin 2>&1 | tee $out/prove_cuda_$m.txt |
-            grep -E "partition|total|prove |device|error|failed"
-        cmp $d/cpu.bin $d/cuda_$m.bin &&
-            echo "porep-2k: CPU and CUDA (B2 $m) proofs byte-identical (fixed r, s)"
-    done
-    cp $d/cuda_overlap.bin $d/cuda.bin
+    # the CUDA proof byte-identical to the CPU backend's
+    CUZK_TIMING=1 $c prove porep --c1 $d/s/c1.json --params-dir $d/p --backend cuda \
+        --rs-seed 0badc0de --out $d/cuda.bin 2>&1 | tee $out/prove_cuda.txt |
+        grep -E "partition|total|prove |device|error|failed"
+    cmp $d/cpu.bin $d/cuda.bin && echo "porep-2k: CPU and CUDA proofs byte-identical (fixed r, s)"
     $c verify porep --c1 $d/s/c1.json --params-dir $d/p --proof $d/cuda.bin | tail -1
     for i in 1 2; do
         CUZK_TIMING=1 $c prove porep --c1 $d/s/c1.json --params-dir $d/p --backend cuda \
@@ -104,7 +97,7 @@ if [ "${1:-}" = porep ]; then
     [ "${2:-}" = engine ] || exit 0
     # the engine with the GPU backend: PoRep C2 jobs end to end, pipelined vs
     # sequential vs batch 2, against the CPU backend; the switch A/B runner on
-    # B_G2's placement; the GPU checks at small sizes (resident sets included)
+    # the staging threads; the GPU checks at small sizes (resident sets included)
     for be in cuda cpu; do
         [ $be = cuda ] && n=8 || n=3
         timeout 200 $c bench engine --workload porep-2k --c1 $d/s/c1.json --params-dir $d/p \
@@ -112,14 +105,8 @@ if [ "${1:-}" = porep ]; then
             tee $out/engine_$be.txt | grep -vE "^\s*$" | tail -9
     done
     timeout 120 $c bench ab --workload porep-2k --c1 $d/s/c1.json --params-dir $d/p \
-        --backend cuda --a gpu_g2=0 --b gpu_g2=1 --runs 4 2>&1 | tee $out/ab_b2.txt |
-        tail -22
-    # the uploads: overlapped with the H step or first; staged or pinned in place
-    for ab in "gpu_upload_overlap=1 gpu_upload_overlap=0" "gpu_host_register=0 gpu_host_register=1"; do
-        set -- $ab
-        timeout 100 $c bench ab --workload porep-2k --c1 $d/s/c1.json --params-dir $d/p \
-            --backend cuda --a "$1" --b "$2" --runs 4 2>&1 | tee -a $out/ab_upload.txt | tail -16
-    done
+        --backend cuda --a gpu_stage_threads=8 --b gpu_stage_threads=1 --runs 4 2>&1 |
+        tee $out/ab_upload.txt | tail -22
     timeout 120 build-gpu/cuzk_gpu_check 12 12 >$out/gpu_check_small.txt 2>&1
     grep -E "MISMATCH|DIFFERENT|resident|passed" $out/gpu_check_small.txt
     exit 0
@@ -155,7 +142,8 @@ if [ "${1:-}" = porep512 ]; then
     # binaries: the C1 carried as .device/carry/c1-512m.json (sealed on the
     # development machine, `cuzk seal --sector-size 512MiB`) or sealed here;
     # TEST-ONLY setup; CPU and CUDA proofs with the same r, s byte-identical and
-    # verified; then warm CUDA proofs (bench ab: B_G2 on the CPU vs the GPU).
+    # verified; then warm CUDA proofs (bench ab: the MSM reduction in levels, the
+    # default, against one kernel).
     gpu_build cuzk || exit 1
     c=build-gpu/cuzk d=/tmp/porep512 c1=.device/carry/c1-512m.json
     mkdir -p $d
@@ -178,7 +166,7 @@ if [ "${1:-}" = porep512 ]; then
     cmp $d/cpu.bin $d/cuda.bin && echo "porep-512m: CPU and CUDA proofs byte-identical (fixed r, s)"
     $c verify porep --c1 $c1 --params-dir $d/p --proof $d/cuda.bin | tail -1
     timeout 200 $c bench ab --workload porep-512m --c1 $c1 --params-dir $d/p --backend cuda \
-        --a gpu_g2=0 --b gpu_g2=1 --runs 3 2>&1 | tee $out/ab512.txt | tail -26
+        --a "" --b gpu_msm_red_levels=0 --runs 3 2>&1 | tee $out/ab512.txt | tail -26
     exit 0
 fi
 if [ "${1:-}" = abc ]; then

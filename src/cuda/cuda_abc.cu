@@ -206,8 +206,7 @@ void cz_witness_release(cz_witness_dev &w) {
 }
 
 cuda_status cz_witness_upload_expand(cuda_ctx *c, cz_witness_dev &wd, const r1cs_witness_pack *w,
-                                     int in_place, cudaEvent_t done, dfr *aux, size_t *bytes,
-                                     cuda_error *err) {
+                                     cudaEvent_t done, dfr *aux, size_t *bytes, cuda_error *err) {
     size_t bb = 2 * w->words * sizeof(uint64_t), rb = (w->words + 1) * sizeof(uint32_t),
            db = w->n_dense * sizeof(fr);
     cuda_status s;
@@ -215,9 +214,9 @@ cuda_status cz_witness_upload_expand(cuda_ctx *c, cz_witness_dev &wd, const r1cs
         (s = cz_reserve(wd.dense, db + sizeof(fr), err)) || (s = cz_copy_fence(c, err)))
         return s;
     // isbool and isone are one allocation in the pack (witness_pack.c)
-    if ((s = cz_upload_async(c, wd.bits.p, w->isbool, bb, in_place, c->up[5], err)) ||
-        (s = cz_upload_async(c, wd.rank.p, w->rank, rb, in_place, c->up[6], err)) ||
-        (db && (s = cz_upload_async(c, wd.dense.p, w->dense, db, in_place, done, err))))
+    if ((s = cz_upload_async(c, wd.bits.p, w->isbool, bb, c->up[5], err)) ||
+        (s = cz_upload_async(c, wd.rank.p, w->rank, rb, c->up[6], err)) ||
+        (db && (s = cz_upload_async(c, wd.dense.p, w->dense, db, done, err))))
         return s;
     if (!db)
         cudaEventRecord(done, c->copy);

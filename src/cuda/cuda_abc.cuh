@@ -52,8 +52,7 @@ void cz_witness_release(cz_witness_dev &w);
 // on the compute stream after it, the expansion into aux (w->num_aux dfr).
 // *bytes gets what was sent.
 cuda_status cz_witness_upload_expand(cuda_ctx *c, cz_witness_dev &wd, const r1cs_witness_pack *w,
-                                     int in_place, cudaEvent_t done, dfr *aux, size_t *bytes,
-                                     cuda_error *err);
+                                     cudaEvent_t done, dfr *aux, size_t *bytes, cuda_error *err);
 
 // out[j] = <M_j, z> for every row j of matrix m (0 A, 1 B, 2 C), z = (in,
 // aux), on the compute stream; the bit path reads wd's bitmaps.

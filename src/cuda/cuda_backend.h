@@ -32,8 +32,8 @@ groth16_status cuda_prover_prove(cuda_prover *p, groth16_proof *proofs, const r1
                                  size_t n, const groth16_params_data *srs, const fr *r, const fr *s,
                                  unsigned threads, groth16_prove_timing *timing,
                                  groth16_error *err);
-/* As groth16_backend's preload: srs resident on p's GPU (the G2 bases too
- * when B_G2 runs there), uploaded now if it is not. */
+/* As groth16_backend's preload: srs resident on p's GPU (the G2 bases
+ * included), uploaded now if it is not. */
 groth16_status cuda_prover_preload(cuda_prover *p, const groth16_params_data *srs, unsigned threads,
                                    groth16_error *err);
 /* As groth16_backend's forget: drops p's resident copy of srs. */

@@ -3,7 +3,6 @@
 #include <new>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cuda/cuda_internal.cuh"
 
@@ -117,22 +116,6 @@ cuda_status cz_copy_fence(cuda_ctx *c, cuda_error *err) {
     return CUDA_OK;
 }
 
-// Pins the whole pages under [src, src + bytes); false when the driver
-// refuses (a page already pinned by a neighbouring range, say).
-static bool register_range(cuda_ctx *c, const void *src, size_t bytes) {
-    if (c->n_registered >= CZ_MAX_REGISTERED)
-        return false;
-    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-    uintptr_t lo = (uintptr_t)src & ~(page - 1);
-    uintptr_t hi = ((uintptr_t)src + bytes + page - 1) & ~(page - 1);
-    if (cudaHostRegister((void *)lo, hi - lo, cudaHostRegisterDefault) != cudaSuccess) {
-        cudaGetLastError();
-        return false;
-    }
-    c->registered[c->n_registered++] = (void *)lo;
-    return true;
-}
-
 // Staged copies: the host fills up to half the pool at once (copy_threads
 // threads, in pieces), then queues those buffers' DMAs; the other half's DMAs
 // run meanwhile.  One thread: one buffer at a time, as before.
@@ -189,11 +172,9 @@ extern "C" void cuda_ctx_set_copy_threads(cuda_ctx *c, unsigned threads) {
         c->copy_threads = threads;
 }
 
-cuda_status cz_upload_async(cuda_ctx *c, void *dst, const void *src, size_t bytes, int in_place,
-                            cudaEvent_t done, cuda_error *err) {
-    if (bytes && in_place && register_range(c, src, bytes)) {
-        CZ_TRY(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, c->copy));
-    } else if (bytes) {
+cuda_status cz_upload_async(cuda_ctx *c, void *dst, const void *src, size_t bytes, cudaEvent_t done,
+                            cuda_error *err) {
+    if (bytes) {
         cuda_status s = stage_pool(c, err);
         if (s || (s = stage_copy(c, (char *)dst, (const char *)src, bytes, err)))
             return s;
@@ -203,11 +184,8 @@ cuda_status cz_upload_async(cuda_ctx *c, void *dst, const void *src, size_t byte
     return CUDA_OK;
 }
 
-cuda_status cz_upload_release(cuda_ctx *c, cuda_error *err) {
+cuda_status cz_upload_wait(cuda_ctx *c, cuda_error *err) {
     cudaError_t e = cudaStreamSynchronize(c->copy);
-    for (int i = 0; i < c->n_registered; i++)
-        cudaHostUnregister(c->registered[i]);
-    c->n_registered = 0;
     if (e != cudaSuccess)
         return cz_cuda_fail(err, e, "copy stream");
     return CUDA_OK;
@@ -217,7 +195,7 @@ cuda_status cz_upload(cuda_ctx *c, void *dst, const void *src, size_t bytes, cud
     if (bytes == 0)
         return CUDA_OK;
     cuda_status s = cz_copy_fence(c, err);
-    if (s || (s = cz_upload_async(c, dst, src, bytes, 0, nullptr, err)))
+    if (s || (s = cz_upload_async(c, dst, src, bytes, nullptr, err)))
         return s;
     CZ_TRY(cudaStreamSynchronize(c->copy));
     return CUDA_OK;
@@ -301,7 +279,7 @@ extern "C" void cuda_ctx_destroy(cuda_ctx *c) {
                     &c->nbuf[2]};
     for (dbuf *b : bufs)
         cz_release(*b);
-    cz_upload_release(c, nullptr);
+    cz_upload_wait(c, nullptr);
     if (c->pinned)
         cudaFreeHost(c->pinned);
     for (int i = 0; i < CZ_STAGES; i++) {

@@ -1,6 +1,6 @@
 // Field-multiply throughput on the device: the PTX carry chains (ptx_mul2,
-// the multiply every kernel uses) against the portable C, in one binary (both
-// are compiled here whatever the build's CUZK_NO_PTX_FIELD).  Each thread
+// the multiply every kernel uses) against the portable C (the host's), in one
+// binary.  Each thread
 // runs four independent chains x_k = x_k * y so the multiplier is kept busy;
 // the results are compared.
 #include <stdlib.h>

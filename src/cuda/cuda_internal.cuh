@@ -25,7 +25,6 @@ struct ntt_tables; // cuda_ntt.cu
 #define CZ_STAGES 4                       // pinned staging buffers in the pool
 #define CZ_STAGE_BYTES ((size_t)16 << 20) // each
 #define CZ_UPLOAD_EVENTS 8
-#define CZ_MAX_REGISTERED 8
 
 struct cuda_ctx {
     int ordinal;
@@ -43,9 +42,6 @@ struct cuda_ctx {
     // (PERFORMANCE.md).
     unsigned copy_threads;
     cudaEvent_t fence, up[CZ_UPLOAD_EVENTS]; // upload k done (on the copy stream)
-    // host ranges pinned in place (cudaHostRegister) until cz_upload_release
-    void *registered[CZ_MAX_REGISTERED];
-    int n_registered;
     // pinned buffer for device -> host copies
     void *pinned;
     size_t pinned_bytes;
@@ -86,15 +82,13 @@ cuda_status cz_upload(cuda_ctx *c, void *dst, const void *src, size_t bytes, cud
 // The copy stream waits for the work queued on the compute stream so far (a
 // device buffer about to be overwritten may still be read by it).
 cuda_status cz_copy_fence(cuda_ctx *c, cuda_error *err);
-// Queues a host -> device copy on the copy stream and records `done` after it;
-// returns once src may change (staged through the pinned pool), or at once
-// when in_place: src is then pinned with cudaHostRegister (released by
-// cz_upload_release) and must stay unchanged until `done`.  A range that
-// cannot be registered is staged.  No fence: see cz_copy_fence.
-cuda_status cz_upload_async(cuda_ctx *c, void *dst, const void *src, size_t bytes, int in_place,
-                            cudaEvent_t done, cuda_error *err);
-// Waits for the copy stream, then unregisters the ranges pinned in place.
-cuda_status cz_upload_release(cuda_ctx *c, cuda_error *err);
+// Queues a host -> device copy on the copy stream, staged through the pinned
+// pool, and records `done` after it; returns once src may change.  No fence:
+// see cz_copy_fence.
+cuda_status cz_upload_async(cuda_ctx *c, void *dst, const void *src, size_t bytes, cudaEvent_t done,
+                            cuda_error *err);
+// Waits for the copy stream.
+cuda_status cz_upload_wait(cuda_ctx *c, cuda_error *err);
 // Device -> host through the pinned buffer (chunked).
 cuda_status cz_download(cuda_ctx *c, void *dst, const void *src, size_t bytes, cuda_error *err);
 

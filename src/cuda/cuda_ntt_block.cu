@@ -86,11 +86,10 @@ static __device__ __forceinline__ uint32_t nb_pos(uint32_t tt, int ls, int j) {
 // x *= the root of a stage: omega_2h^e (h = 2^ls) from the Shoup copy of the
 // small roots, or (KF) of the pass's stage table, by Shoup's multiply.
 template <bool KF>
-static __device__ __forceinline__ void nb_root_mul(dfr &x, int ls, uint32_t e, const dfr *w512,
-                                                   const dfr *wst, const shoup_root *wsh) {
+static __device__ __forceinline__ void nb_root_mul(dfr &x, int ls, uint32_t e,
+                                                   const shoup_root *wsh) {
+#ifdef __CUDA_ARCH__ // the PTX multiplies exist only in the device pass
     const uint32_t i = KF ? ((1u << ls) - 1) + e : e << (9 - ls);
-#if CZ_PTX
-    (void)w512, (void)wst;
     const uint4 *q = (const uint4 *)(wsh + i);
     uint4 r[5];
     CZ_UNROLL
@@ -98,35 +97,34 @@ static __device__ __forceinline__ void nb_root_mul(dfr &x, int ls, uint32_t e, c
         r[k] = __ldg(q + k);
     const uint32_t *rw = (const uint32_t *)r;
     ptx_mul_shoup<fr_params>(x.v, x.v, rw, rw + 8);
-#else // no PTX field (CUZK_NO_PTX_FIELD): the same root in Montgomery form
-    (void)wsh;
-    f_mul(x, x, ldg((KF ? wst : w512) + i));
+#else
+    (void)x, (void)ls, (void)e, (void)wsh;
 #endif
 }
 
 // The stage of one round on x[2]; the stage of half-size h = 2^ls uses
-// omega_2h^lo (from w512[i] = omega_1024^i).  KF (DIF only): the roots come
-// from this pass's stage table wst[h - 1 + lo] instead, each stage's times
-// the factor its odd branch gets (the coset shift), so no stage is trivial.
+// omega_2h^lo (wsh[i]: omega_1024^i).  KF (DIF only): the roots come from
+// this pass's stage table (wsh[h - 1 + lo]) instead, each stage's times the
+// factor its odd branch gets (the coset shift), so no stage is trivial.
 // WB > 0 (warp-major order): lo's low WB bits are the warp's, so at
 // 1 <= ls <= WB whole warps have omega^0 and skip it.
 template <bool DIT, bool KF, int WB>
-static __device__ __forceinline__ void nb_stage(dfr (&x)[2], int ls, uint32_t lo, const dfr *w512,
-                                                const dfr *wst, const shoup_root *wsh) {
+static __device__ __forceinline__ void nb_stage(dfr (&x)[2], int ls, uint32_t lo,
+                                                const shoup_root *wsh) {
     bool trivial = !KF && ls == 0; // omega^0
     if (!KF && WB > 0 && ls >= 1 && ls <= WB)
         trivial = lo == 0; // the same in every lane: a branch, not a predicate
     dfr u = x[0], v = x[1];
     if (DIT) {
         if (!trivial)
-            nb_root_mul<KF>(v, ls, lo, w512, wst, wsh);
+            nb_root_mul<KF>(v, ls, lo, wsh);
         f_add(x[0], u, v);
         f_sub(x[1], u, v);
     } else {
         f_add(x[0], u, v);
         f_sub(u, u, v);
         if (!trivial)
-            nb_root_mul<KF>(u, ls, lo, w512, wst, wsh);
+            nb_root_mul<KF>(u, ls, lo, wsh);
         x[1] = u;
     }
 }
@@ -164,9 +162,9 @@ template <int K> struct nb_order {
 
 template <int K, bool DIT, bool KF>
 __global__ void __launch_bounds__(NB_THREADS, NB_MIN_BLOCKS)
-    k_ntt_block(dfr *a, unsigned log_n, unsigned log_s, const dfr *w512, const dfr *whi,
-                const dfr *wlo, const dfr *wfull, unsigned full_log, scale_op pre, scale_op post,
-                const dfr *wst, const shoup_root *wsh) {
+    k_ntt_block(dfr *a, unsigned log_n, unsigned log_s, const dfr *whi, const dfr *wlo,
+                const dfr *wfull, unsigned full_log, scale_op pre, scale_op post,
+                const shoup_root *wsh) {
     __shared__ nb_shared sh;
     typedef nb_round<K> R;
     typedef nb_order<K> O;
@@ -208,7 +206,7 @@ __global__ void __launch_bounds__(NB_THREADS, NB_MIN_BLOCKS)
                     x[j] = sh_get(sh, slot0 + nb_pos(tt, R::ls(r), j));
             }
         }
-        nb_stage<DIT, KF, O::WB>(x, R::ls(r), tt & ((1u << R::ls(r)) - 1), w512, wst, wsh);
+        nb_stage<DIT, KF, O::WB>(x, R::ls(r), tt & ((1u << R::ls(r)) - 1), wsh);
     }
     const int r_last = DIT ? 0 : R::rounds - 1;
     CZ_UNROLL
@@ -223,19 +221,18 @@ __global__ void __launch_bounds__(NB_THREADS, NB_MIN_BLOCKS)
 }
 
 template <int K, bool DIT, bool KF>
-static void nb_launch(cuda_ctx *c, dfr *a, unsigned log_n, unsigned log_s, const dfr *w512,
-                      const dfr *whi, const dfr *wlo, const dfr *wfull, unsigned full_log,
-                      const scale_op &pre, const scale_op &post, const dfr *wst,
-                      const shoup_root *wsh) {
+static void nb_launch(cuda_ctx *c, dfr *a, unsigned log_n, unsigned log_s, const dfr *whi,
+                      const dfr *wlo, const dfr *wfull, unsigned full_log, const scale_op &pre,
+                      const scale_op &post, const shoup_root *wsh) {
     uint32_t threads = 1u << (log_n - 1);
     unsigned block = threads < NB_THREADS ? threads : NB_THREADS;
     k_ntt_block<K, DIT, KF><<<threads / block, block, 0, c->stream>>>(
-        a, log_n, log_s, w512, whi, wlo, wfull, full_log, pre, post, wst, wsh);
+        a, log_n, log_s, whi, wlo, wfull, full_log, pre, post, wsh);
 }
 
 typedef void (*nb_launcher)(cuda_ctx *, dfr *, unsigned, unsigned, const dfr *, const dfr *,
-                            const dfr *, const dfr *, unsigned, const scale_op &, const scale_op &,
-                            const dfr *, const shoup_root *);
+                            const dfr *, unsigned, const scale_op &, const scale_op &,
+                            const shoup_root *);
 
 // [DIF, DIT, DIF with the stage tables (KF)][k - 3]
 #define NB_ROW(D, KF)                                                                       \
@@ -250,7 +247,6 @@ static const nb_launcher nb_table[3][NTT_BLOCK_MAX_K - 2] = {
 void cz_ntt_block_pass(cuda_ctx *c, dfr *a, unsigned log_n, unsigned log_s, int k, bool dit,
                        bool inverse, const ntt_tables *t, const scale_op &pre, const scale_op &post,
                        const dfr *whi, const dfr *wst) {
-    const dfr *w512 = ntt_small_roots(t, inverse);
     if (!whi)
         whi = t->d + (inverse ? T_WI_HI : T_W_HI) * TSIZE;
     const dfr *wlo = t->d + (inverse ? T_WI_LO : T_W_LO) * TSIZE;
@@ -258,5 +254,5 @@ void cz_ntt_block_pass(cuda_ctx *c, dfr *a, unsigned log_n, unsigned log_s, int 
     int ki = k < 3 ? 0 : k > NTT_BLOCK_MAX_K ? NTT_BLOCK_MAX_K - 3 : k - 3;
     const shoup_root *wsh = wst ? ntt_shoup_kf(t, wst) : ntt_shoup_roots(t, inverse);
     int row = wst ? 2 : dit ? 1 : 0; // the caller passes wst only with a DIF
-    nb_table[row][ki](c, a, log_n, log_s, w512, whi, wlo, wfull, t->full_log, pre, post, wst, wsh);
+    nb_table[row][ki](c, a, log_n, log_s, whi, wlo, wfull, t->full_log, pre, post, wsh);
 }

@@ -23,7 +23,6 @@ struct cuda_prover {
     cz_pce_cache pce;   // recorded circuits, for deferred partitions
     cz_witness_dev wit; // a deferred partition's compact witness
     dbuf in, aux;       // the witness, Montgomery, on the device
-    int b2_mode;        // of the last proof, for its CUZK_TIMING note
 };
 
 namespace {
@@ -35,42 +34,8 @@ groth16_status fail_cuda(groth16_error *err, const cuda_error &e) {
     return groth16_fail(err, s, "cuda: %s", e.msg);
 }
 
-// B_G2: on the GPU by default (CUZK_GPU_G2=1: with the PTX G2 MSM it beat
-// the overlapped CPU MSM by A/B, see PERFORMANCE.md); otherwise on the CPU,
-// overlapped with the GPU's H step and G1 MSMs in a thread of its own (it
-// reads only the host witness and G2 bases) unless CUZK_B2_OVERLAP=0.  Read
-// per proof (switches).
-enum b2_mode { B2_CPU_SERIAL, B2_CPU_OVERLAP, B2_GPU };
-b2_mode b2_mode_get() {
-    if (switch_get(SW_GPU_G2))
-        return B2_GPU;
-    return switch_get(SW_GPU_B2_OVERLAP) ? B2_CPU_OVERLAP : B2_CPU_SERIAL;
-}
-const char *b2_mode_name(int m) {
-    return m == B2_GPU          ? "on the GPU"
-           : m == B2_CPU_SERIAL ? "on the CPU, serial"
-                                : "on the CPU, overlapped";
-}
-
-struct b2_job {
-    g2_jac b2;
-    const r1cs_partition *p;
-    const groth16_params_data *srs;
-    const groth16_shape *shape;
-    unsigned threads;
-    groth16_status st;
-    groth16_error err;
-    double ms;
-};
-void *b2_thread(void *arg) {
-    b2_job *j = (b2_job *)arg;
-    double t0 = timing_now_ms();
-    j->st = groth16_sum_b2_cpu(&j->b2, j->p, j->srs, j->shape, j->threads, &j->err);
-    j->ms = timing_now_ms() - t0;
-    return nullptr;
-}
-
-// The sums the GPU computes for one proof (B_G2 too unless it runs overlapped).
+// The sums the GPU computes for one proof, B_G2's too (the G2 MSM on the GPU
+// beat the CPU's beside the GPU work by A/B: PERFORMANCE.md).
 struct gpu_sums {
     g1x xl, xa, xa2, xb, xb2, xh;
     g2_jac b2;
@@ -80,18 +45,17 @@ struct gpu_sums {
 // compact witness uploaded, the witness expanded into pr->aux, and a, b, c by
 // SpMV into the H step's buffers, each through its H-step transform.
 cuda_status deferred_inputs(cuda_prover *pr, const r1cs_partition *p, const cz_pce_dev *dp,
-                            unsigned k, int in_place, groth16_prove_timing *t, cuda_error *e) {
+                            unsigned k, groth16_prove_timing *t, cuda_error *e) {
     cuda_ctx *c = pr->ctx;
     cuda_status cs = CUDA_OK;
     size_t sent = 0;
     double t0 = timing_now_ms();
-    if ((cs = cz_upload_async(c, pr->in.p, p->input, p->num_inputs * sizeof(dfr), in_place,
-                              c->up[3], e)))
+    if ((cs = cz_upload_async(c, pr->in.p, p->input, p->num_inputs * sizeof(dfr), c->up[3], e)))
         return cs;
     cudaStreamWaitEvent(c->stream, c->up[3], 0);
     cudaEventRecord(c->ev[2], c->stream);
-    if ((cs = cz_witness_upload_expand(c, pr->wit, p->aux_pack, in_place, c->up[4],
-                                       (dfr *)pr->aux.p, &sent, e)))
+    if ((cs = cz_witness_upload_expand(c, pr->wit, p->aux_pack, c->up[4], (dfr *)pr->aux.p, &sent,
+                                       e)))
         return cs;
     const dfr *din = (const dfr *)pr->in.p, *daux = (const dfr *)pr->aux.p;
     for (int i = 0; i < 3 && !cs; i++)
@@ -113,41 +77,32 @@ cuda_status deferred_inputs(cuda_prover *pr, const r1cs_partition *p, const cz_p
     return CUDA_OK;
 }
 
-groth16_status gpu_msms(cuda_prover *pr, gpu_sums *o, const r1cs_partition *p,
-                        const r1cs_partition *host, const groth16_params_data *srs,
-                        const cz_srs *dev, const groth16_shape *sh, b2_mode mode, unsigned threads,
-                        groth16_prove_timing *t, groth16_error *err);
+groth16_status gpu_msms(cuda_prover *pr, gpu_sums *o, const r1cs_partition *p, const cz_srs *dev,
+                        const groth16_shape *sh, groth16_prove_timing *t, groth16_error *err);
 
 // H step and MSMs of one proof on the GPU (see cuda_sums).  dp: p is
-// deferred and dp its circuit on the device; host: p's arrays on the host for
-// a B_G2 on the CPU (p itself unless deferred).
-groth16_status gpu_part(cuda_prover *pr, gpu_sums *o, const r1cs_partition *p,
-                        const r1cs_partition *host, const groth16_params_data *srs,
-                        const cz_srs *dev, const cz_pce_dev *dp, const groth16_shape *sh,
-                        b2_mode mode, unsigned threads, groth16_prove_timing *t,
-                        groth16_error *err) {
+// deferred and dp its circuit on the device.
+groth16_status gpu_part(cuda_prover *pr, gpu_sums *o, const r1cs_partition *p, const cz_srs *dev,
+                        const cz_pce_dev *dp, const groth16_shape *sh, unsigned threads,
+                        groth16_prove_timing *t, groth16_error *err) {
     cuda_error e = {CUDA_OK, ""};
     cuda_status cs = CUDA_OK;
     cuda_ctx *c = pr->ctx;
     int k = (int)sh->log_m;
     size_t m = sh->m, n_in = sh->n_in, n_aux = sh->n_aux;
     double t1 = timing_now_ms();
-    // Uploads go on the copy stream: a, b, c, then the witness.  With
-    // gpu_upload_overlap each input's transforms start as soon as it lands,
-    // while the next one is staged; otherwise every upload ends first.
-    // gpu_host_register pins the host arrays in place instead of staging them
-    // through the pinned pool.  The guard unpins them on every way out.
-    struct release_guard {
+    // Uploads go on the copy stream through the pinned pool: a, b, c, then
+    // the witness; each input's transforms start as soon as it lands, while
+    // the next one is staged (both measured better than uploading everything
+    // first or pinning the host arrays in place: PERFORMANCE.md).  The guard
+    // waits for the copies on every way out.
+    struct copy_guard {
         cuda_ctx *c;
-        ~release_guard() { cz_upload_release(c, nullptr); }
+        ~copy_guard() { cz_upload_wait(c, nullptr); }
     } guard = {c};
-    bool overlap = switch_get(SW_GPU_UPLOAD_OVERLAP) != 0;
-    // The pool's fillers: this proof's threads (gpu_stage_threads caps them),
-    // none of them while B_G2 runs on the CPU beside this (its threads).
+    // The pool's fillers: this proof's threads (gpu_stage_threads caps them).
     long cap = switch_get(SW_GPU_STAGE_THREADS);
-    unsigned ct = mode == B2_CPU_OVERLAP ? 1 : threads;
-    cuda_ctx_set_copy_threads(c, cap > 0 && ct > (unsigned)cap ? (unsigned)cap : ct);
-    int in_place = (int)switch_get(SW_GPU_HOST_REGISTER);
+    cuda_ctx_set_copy_threads(c, cap > 0 && threads > (unsigned)cap ? (unsigned)cap : threads);
     size_t bytes = m * sizeof(dfr), rb = p->num_constraints * sizeof(dfr);
     for (int i = 0; i < 3 && (k > 0 || dp) && !cs; i++)
         cs = cz_reserve(c->nbuf[i], bytes > rb ? bytes : rb, &e);
@@ -155,7 +110,7 @@ groth16_status gpu_part(cuda_prover *pr, gpu_sums *o, const r1cs_partition *p,
         (cs = cz_reserve(pr->aux, (n_aux + 1) * sizeof(dfr), &e)) || (cs = cz_copy_fence(c, &e)))
         return fail_cuda(err, e);
     if (dp) { // deferred: a, b, c made on the device; the H step's first half with them
-        if ((cs = deferred_inputs(pr, p, dp, (unsigned)k, in_place, t, &e)))
+        if ((cs = deferred_inputs(pr, p, dp, (unsigned)k, t, &e)))
             return fail_cuda(err, e);
         if (k > 0 && (cs = cz_h_finish(c, (dfr *)c->nbuf[0].p, (const dfr *)c->nbuf[1].p,
                                        (const dfr *)c->nbuf[2].p, (unsigned)k, &e)))
@@ -165,32 +120,24 @@ groth16_status gpu_part(cuda_prover *pr, gpu_sums *o, const r1cs_partition *p,
         cudaEventSynchronize(c->ev[1]);
         cudaEventElapsedTime(&ms, c->ev[0], c->ev[1]);
         t->dev_h_ms = ms;
-        if ((cs = cz_upload_release(c, &e)))
+        if ((cs = cz_upload_wait(c, &e)))
             return fail_cuda(err, e);
         double t2b = timing_now_ms();
         t->scalars_ms = t->abc_ms;
         t->h_ms = t2b - t1 - t->abc_ms;
-        return gpu_msms(pr, o, p, host, srs, dev, sh, mode, threads, t, err);
+        return gpu_msms(pr, o, p, dev, sh, t, err);
     }
     const fr *src[5] = {p->a, p->b, p->c, p->input, p->aux};
     void *dst[5] = {k > 0 ? c->nbuf[0].p : nullptr, k > 0 ? c->nbuf[1].p : nullptr,
                     k > 0 ? c->nbuf[2].p : nullptr, pr->in.p, pr->aux.p};
     size_t len[5] = {k > 0 ? rb : 0, k > 0 ? rb : 0, k > 0 ? rb : 0, n_in * sizeof(dfr),
                      n_aux * sizeof(dfr)};
-    int first = k > 0 ? 0 : 3;
-    if (!overlap) {
-        for (int i = first; i < 5 && !cs; i++)
-            cs = cz_upload_async(c, dst[i], src[i], len[i], in_place, c->up[i], &e);
-        if (cs || (cs = cz_upload_release(c, &e)))
-            return fail_cuda(err, e);
-    }
     double t2 = timing_now_ms();
-    t->scalars_ms = t2 - t1; // every upload when serial; under "H" when overlapped
+    t->scalars_ms = t2 - t1; // the uploads themselves count under "H"
     if (k > 0) {
         dfr *h = (dfr *)c->nbuf[0].p;
         for (int i = 0; i < 3 && !cs; i++) {
-            if (overlap &&
-                (cs = cz_upload_async(c, dst[i], src[i], len[i], in_place, c->up[i], &e)))
+            if ((cs = cz_upload_async(c, dst[i], src[i], len[i], c->up[i], &e)))
                 break;
             cudaStreamWaitEvent(c->stream, c->up[i], 0);
             if (i == 0)
@@ -203,10 +150,10 @@ groth16_status gpu_part(cuda_prover *pr, gpu_sums *o, const r1cs_partition *p,
         cudaEventRecord(c->ev[1], c->stream);
     }
     // the witness, staged while the H step runs
-    for (int i = 3; i < 5 && overlap && !cs; i++)
-        if (!(cs = cz_upload_async(c, dst[i], src[i], len[i], in_place, c->up[i], &e)))
+    for (int i = 3; i < 5 && !cs; i++)
+        if (!(cs = cz_upload_async(c, dst[i], src[i], len[i], c->up[i], &e)))
             cudaStreamWaitEvent(c->stream, c->up[i], 0);
-    if (cs || (cs = cz_upload_release(c, &e)))
+    if (cs || (cs = cz_upload_wait(c, &e)))
         return fail_cuda(err, e);
     if (k > 0) {
         float ms = 0;
@@ -215,15 +162,13 @@ groth16_status gpu_part(cuda_prover *pr, gpu_sums *o, const r1cs_partition *p,
         t->dev_h_ms = ms;
     }
     t->h_ms = timing_now_ms() - t2;
-    return gpu_msms(pr, o, p, host, srs, dev, sh, mode, threads, t, err);
+    return gpu_msms(pr, o, p, dev, sh, t, err);
 }
 
 // The MSMs of one proof over the witness on the device (pr->in, pr->aux) and
 // H's coefficients in nbuf[0].
-groth16_status gpu_msms(cuda_prover *pr, gpu_sums *o, const r1cs_partition *p,
-                        const r1cs_partition *host, const groth16_params_data *srs,
-                        const cz_srs *dev, const groth16_shape *sh, b2_mode mode, unsigned threads,
-                        groth16_prove_timing *t, groth16_error *err) {
+groth16_status gpu_msms(cuda_prover *pr, gpu_sums *o, const r1cs_partition *p, const cz_srs *dev,
+                        const groth16_shape *sh, groth16_prove_timing *t, groth16_error *err) {
     cuda_error e = {CUDA_OK, ""};
     cuda_ctx *c = pr->ctx;
     size_t m = sh->m, n_in = sh->n_in, n_aux = sh->n_aux, b_inputs = sh->b_inputs;
@@ -251,21 +196,15 @@ groth16_status gpu_msms(cuda_prover *pr, gpu_sums *o, const r1cs_partition *p,
                       &e),
         dev_b1_ms);
     double t6 = timing_now_ms();
-    if (mode == B2_GPU) {
-        MSM(cz_msm_g2_dev(c, &yb, dev->b2, 0, din, 1, p->b_input_density, n_in, win, 1, &ms, &e),
-            dev_b2_ms);
-        MSM(cz_msm_g2_dev(c, &yb2, dev->b2, b_inputs, daux, 1, p->b_aux_density, n_aux, win, 1, &ms,
-                          &e),
-            dev_b2_ms);
-        g2_jac y;
-        cz_g2x_to_jac(&o->b2, &yb);
-        cz_g2x_to_jac(&y, &yb2);
-        g2_jac_add_vartime(&o->b2, &o->b2, &y);
-    } else if (mode == B2_CPU_SERIAL) {
-        groth16_status st = groth16_sum_b2_cpu(&o->b2, host, srs, sh, threads, err);
-        if (st != GROTH16_OK)
-            return st;
-    }
+    MSM(cz_msm_g2_dev(c, &yb, dev->b2, 0, din, 1, p->b_input_density, n_in, win, 1, &ms, &e),
+        dev_b2_ms);
+    MSM(cz_msm_g2_dev(c, &yb2, dev->b2, b_inputs, daux, 1, p->b_aux_density, n_aux, win, 1, &ms,
+                      &e),
+        dev_b2_ms);
+    g2_jac y;
+    cz_g2x_to_jac(&o->b2, &yb);
+    cz_g2x_to_jac(&y, &yb2);
+    g2_jac_add_vartime(&o->b2, &o->b2, &y);
     double t7 = timing_now_ms();
     x_set_inf(o->xh);
     if (m > 1)
@@ -291,75 +230,32 @@ unsigned evict_other_pces(cuda_prover *pr, const r1cs_pce *keep) {
     return n;
 }
 
-// groth16_sums_ops' sums on prover self: the set made resident, B_G2 started
-// on the CPU beside the GPU if it runs there, the GPU's part (once more after
-// evicting the other sets if its scratch did not fit), then the XYZZ sums
-// brought to Jacobian.
+// groth16_sums_ops' sums on prover self: the set made resident, the GPU's
+// part (once more after evicting the other sets if its scratch did not fit),
+// then the XYZZ sums brought to Jacobian.
 groth16_status cuda_sums(void *self, groth16_sums *out, const r1cs_partition *p,
                          const groth16_params_data *srs, const groth16_shape *sh, unsigned threads,
                          groth16_prove_timing *t, groth16_error *err) {
     cuda_prover *pr = (cuda_prover *)self;
     threads = threads ? threads : 1;
     cuda_error e = {CUDA_OK, ""};
-    b2_mode mode = b2_mode_get();
     const cz_srs *dev_srs = nullptr;
-    if (cz_srs_get(&pr->srs, pr->ctx, srs, mode == B2_GPU, threads, &dev_srs, &e))
+    if (cz_srs_get(&pr->srs, pr->ctx, srs, threads, &dev_srs, &e))
         return fail_cuda(err, e);
-    // a deferred partition: its circuit resident, and the host arrays only
-    // for a B_G2 on the CPU
+    // a deferred partition: its circuit resident
     const cz_pce_dev *dp = nullptr;
-    r1cs_partition full;
-    memset(&full, 0, sizeof full);
-    const r1cs_partition *host = p;
-    struct full_guard {
-        r1cs_partition *f;
-        const r1cs_partition *p;
-        ~full_guard() {
-            if (f->num_constraints)
-                pce_partition_expand_free(f, p);
-        }
-    } fg = {&full, p};
-    if (r1cs_partition_deferred(p)) {
-        if (cz_pce_get(&pr->pce, pr->ctx, p->abc_pce, &dp, &e))
-            return fail_cuda(err, e);
-        if (mode != B2_GPU) {
-            char why[200];
-            if (pce_partition_expand(&full, p, threads, why, sizeof why))
-                return groth16_fail(err, GROTH16_ERR_NO_MEMORY, "cuda: %s", why);
-            host = &full;
-        }
-    }
-    b2_job job;
-    memset(&job, 0, sizeof job);
-    job.p = host;
-    job.srs = srs;
-    job.shape = sh;
-    job.threads = threads;
-    pthread_t tid;
-    int started = mode == B2_CPU_OVERLAP && pthread_create(&tid, nullptr, b2_thread, &job) == 0;
-    if (mode == B2_CPU_OVERLAP && !started)
-        mode = B2_CPU_SERIAL; // no thread to be had: in line, slower, the same proof
-    pr->b2_mode = (int)mode;
+    if (r1cs_partition_deferred(p) && cz_pce_get(&pr->pce, pr->ctx, p->abc_pce, &dp, &e))
+        return fail_cuda(err, e);
     gpu_sums o;
     groth16_prove_timing t0 = *t;
-    groth16_status st = gpu_part(pr, &o, p, host, srs, dev_srs, dp, sh, mode, threads, t, err);
+    groth16_status st = gpu_part(pr, &o, p, dev_srs, dp, sh, threads, t, err);
     if (st == GROTH16_ERR_NO_MEMORY &&
         cz_srs_evict_others(&pr->srs, srs) + (dp ? evict_other_pces(pr, p->abc_pce) : 0) > 0) {
         *t = t0; // the scratch did not fit beside the other sets: again without them
-        st = gpu_part(pr, &o, p, host, srs, dev_srs, dp, sh, mode, threads, t, err);
+        st = gpu_part(pr, &o, p, dev_srs, dp, sh, threads, t, err);
     }
-    if (started)
-        pthread_join(tid, nullptr);
     if (st != GROTH16_OK)
         return st;
-    if (started) {
-        if (job.st != GROTH16_OK) {
-            *err = job.err;
-            return job.st;
-        }
-        o.b2 = job.b2;
-        t->msm_b2_ms = job.ms; // CPU time, hidden behind the GPU's
-    }
     g1_jac x;
     cz_g1x_to_jac(&out->l, &o.xl);
     cz_g1x_to_jac(&out->a, &o.xa);
@@ -377,9 +273,9 @@ void cuda_note(void *self, const groth16_prove_timing *t, size_t index) {
     const cuda_prover *pr = (const cuda_prover *)self;
     fprintf(stderr,
             "cuzk timing: proof %zu: GPU %d device time (CUDA events): H %.2f ms | MSM L %.2f, A "
-            "%.2f, B1 %.2f, B2 (G2) %s, H %.2f ms\n",
+            "%.2f, B1 %.2f, B2 (G2) %.2f, H %.2f ms\n",
             index, pr->ctx->ordinal, t->dev_h_ms, t->dev_l_ms, t->dev_a_ms, t->dev_b1_ms,
-            b2_mode_name(pr->b2_mode), t->dev_hm_ms);
+            t->dev_b2_ms, t->dev_hm_ms);
 }
 
 const groth16_sums_ops cuda_ops = {"cuda", CUDA_NTT_MAX_LOG_N, cuda_sums, cuda_note, 1};
@@ -454,7 +350,7 @@ extern "C" groth16_status cuda_prover_preload(cuda_prover *p, const groth16_para
         return st;
     cuda_error e = {CUDA_OK, ""};
     const cz_srs *dev = nullptr;
-    if (cz_srs_get(&p->srs, p->ctx, srs, b2_mode_get() == B2_GPU, threads ? threads : 1, &dev, &e))
+    if (cz_srs_get(&p->srs, p->ctx, srs, threads ? threads : 1, &dev, &e))
         return fail_cuda(err, e);
     return GROTH16_OK;
 }
@@ -501,15 +397,13 @@ extern "C" cuda_status cuda_prover_abc(cuda_prover *p, const r1cs_partition *q, 
         return s;
     CZ_TRY(cudaStreamSynchronize(cx->stream));
     double t0 = timing_now_ms();
-    int in_place = (int)switch_get(SW_GPU_HOST_REGISTER);
     cudaEventRecord(cx->ev[5], cx->copy);
-    if ((s = cz_upload_async(cx, p->in.p, q->input, q->num_inputs * sizeof(dfr), in_place,
-                             cx->up[3], err)))
+    if ((s = cz_upload_async(cx, p->in.p, q->input, q->num_inputs * sizeof(dfr), cx->up[3], err)))
         return s;
     cudaStreamWaitEvent(cx->stream, cx->up[3], 0);
     size_t sent = 0;
-    if ((s = cz_witness_upload_expand(cx, p->wit, q->aux_pack, in_place, cx->up[4], (dfr *)p->aux.p,
-                                      &sent, err)))
+    if ((s = cz_witness_upload_expand(cx, p->wit, q->aux_pack, cx->up[4], (dfr *)p->aux.p, &sent,
+                                      err)))
         return s;
     cudaEventRecord(cx->ev[6], cx->copy);
     cudaEventRecord(cx->ev[3], cx->stream);
@@ -517,7 +411,7 @@ extern "C" cuda_status cuda_prover_abc(cuda_prover *p, const r1cs_partition *q, 
         s = cz_pce_spmv(cx, dp, i, (const dfr *)p->in.p, (const dfr *)p->aux.p, p->wit,
                         (dfr *)cx->nbuf[i].p, err);
     cudaEventRecord(cx->ev[4], cx->stream);
-    if (s || (s = cz_upload_release(cx, err)))
+    if (s || (s = cz_upload_wait(cx, err)))
         return s;
     CZ_TRY(cudaStreamSynchronize(cx->stream));
     if (st) {

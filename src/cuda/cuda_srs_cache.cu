@@ -102,23 +102,21 @@ cuda_status section(cuda_ctx *c, cuda_bases **out, const groth16_params_data *sr
                                    : cuda_bases_upload_g1(c, out, (const g1_affine *)host, n, err);
 }
 
-cuda_status upload(cuda_ctx *c, cz_srs_entry *e, const groth16_params_data *srs, int need_g2,
-                   unsigned threads, cuda_error *err) {
+cuda_status upload(cuda_ctx *c, cz_srs_entry *e, const groth16_params_data *srs, unsigned threads,
+                   cuda_error *err) {
     cuda_status s;
     if ((s = section(c, &e->b.h, srs, GROTH16_SEC_H, srs->h, srs->n_h, threads, err)) ||
         (s = section(c, &e->b.l, srs, GROTH16_SEC_L, srs->l, srs->n_l, threads, err)) ||
         (s = section(c, &e->b.a, srs, GROTH16_SEC_A, srs->a, srs->n_a, threads, err)) ||
         (s = section(c, &e->b.b1, srs, GROTH16_SEC_B_G1, srs->b_g1, srs->n_b, threads, err)))
         return s;
-    if (need_g2)
-        return section(c, &e->b.b2, srs, GROTH16_SEC_B_G2, srs->b_g2, srs->n_b, threads, err);
-    return CUDA_OK;
+    return section(c, &e->b.b2, srs, GROTH16_SEC_B_G2, srs->b_g2, srs->n_b, threads, err);
 }
 
 } // namespace
 
 cuda_status cz_srs_get(cz_srs_cache *cache, cuda_ctx *c, const groth16_params_data *srs,
-                       int need_g2, unsigned threads, const cz_srs **out, cuda_error *err) {
+                       unsigned threads, const cz_srs **out, cuda_error *err) {
     unsigned limit = max_sets();
     for (unsigned i = limit; i < CZ_SRS_MAX_SETS; i++) // the limit may have shrunk
         if (cache->sets[i].key)
@@ -130,9 +128,9 @@ cuda_status cz_srs_get(cz_srs_cache *cache, cuda_ctx *c, const groth16_params_da
         describe(srs, e->ptrs, e->counts);
     }
     e->last_use = ++cache->clock;
-    cuda_status s = upload(c, e, srs, need_g2, threads, err);
+    cuda_status s = upload(c, e, srs, threads, err);
     if (s == CUDA_ERR_NO_MEMORY && cz_srs_evict_others(cache, srs) > 0)
-        s = upload(c, e, srs, need_g2, threads, err);
+        s = upload(c, e, srs, threads, err);
     if (s) { // partial uploads are not kept
         entry_free(*e);
         return s;

@@ -3,8 +3,8 @@
 // different sets; uploading one over the other at every switch would cost
 // seconds at 32 GiB.  So up to CUZK_GPU_SRS_SETS sets (default 4) stay
 // resident, least recently used out first, and a failed upload (out of device
-// memory) evicts the others and tries once more.  The G2 bases go up only
-// when B_G2 runs on the GPU.  The caller serializes (the prover's lock).
+// memory) evicts the others and tries once more.  The caller serializes (the
+// prover's lock).
 #ifndef CUZK_CUDA_SRS_CACHE_CUH
 #define CUZK_CUDA_SRS_CACHE_CUH
 
@@ -15,7 +15,7 @@ extern "C" {
 }
 
 struct cz_srs {
-    cuda_bases *h, *l, *a, *b1, *b2; // b2 NULL until a GPU B_G2 needs it
+    cuda_bases *h, *l, *a, *b1, *b2;
 };
 
 #define CZ_SRS_MAX_SETS 16
@@ -38,11 +38,11 @@ struct cz_srs_cache {
     unsigned long long clock;
 };
 
-// The resident copy of srs on c's device (uploaded now if it is not), with
-// the G2 bases too when need_g2.  A file-backed section (params.h) is
-// decoded from the file on `threads` threads a chunk at a time.
+// The resident copy of srs on c's device, the G2 bases included (uploaded
+// now if it is not).  A file-backed section (params.h) is decoded from the
+// file on `threads` threads a chunk at a time.
 cuda_status cz_srs_get(cz_srs_cache *cache, cuda_ctx *c, const groth16_params_data *srs,
-                       int need_g2, unsigned threads, const cz_srs **out, cuda_error *err);
+                       unsigned threads, const cz_srs **out, cuda_error *err);
 // Evicts srs's copy, if resident (its host points are about to be freed).
 void cz_srs_forget(cz_srs_cache *cache, const groth16_params_data *srs);
 // Evicts every set except `keep` (NULL: all); returns how many went.

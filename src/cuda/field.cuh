@@ -5,9 +5,9 @@
 //
 // Functions are __host__ __device__ so the same code can be checked on the
 // CPU.  On the device, add, sub and the multiply use PTX carry chains
-// (field_ptx.cuh; -DCUZK_NO_PTX_FIELD at build time turns them off); the
-// host runs the portable C: CIOS over 32-bit limbs with 64-bit partial
-// products (the CPU model tests check the PTX chains against it).
+// (field_ptx.cuh); the host runs the portable C: CIOS over 32-bit limbs with
+// 64-bit partial products (the CPU model tests check the PTX chains against
+// it).
 #ifndef CUZK_CUDA_FIELD_CUH
 #define CUZK_CUDA_FIELD_CUH
 
@@ -219,7 +219,7 @@ template <class P> CZ_HD void f_mul_c(field<P> &r, const field<P> &a, const fiel
 
 // The dispatch: PTX carry chains on the device (and in the CPU model tests,
 // through the instruction model), the portable C elsewhere.
-#if CZ_PTX || defined(CZ_PTX_EMULATE)
+#if defined(__CUDA_ARCH__) || defined(CZ_PTX_EMULATE)
 #define CZ_FIELD_CHAINS 1
 #else
 #define CZ_FIELD_CHAINS 0

@@ -6,19 +6,13 @@
 // block each (field_ptx_gen.cuh); Fr's Shoup multiply below is written with
 // one asm statement per instruction, each volatile so the compiler keeps
 // their order: the carry flag runs from one to the next, and ptxas, which
-// models the flag, schedules them.  Build with -DCUZK_NO_PTX_FIELD to use the
-// portable C on the device too; bench_cuda's "field" mode times both in one
-// binary.
+// models the flag, schedules them.  The device always uses them (the portable
+// C lost by 1.36x to 1.54x in multiply throughput: PERFORMANCE.md);
+// bench_cuda's "field" mode times both in one binary.
 #ifndef CUZK_CUDA_FIELD_PTX_CUH
 #define CUZK_CUDA_FIELD_PTX_CUH
 
 #include <stdint.h>
-
-#if defined(__CUDA_ARCH__) && !defined(CUZK_NO_PTX_FIELD)
-#define CZ_PTX 1
-#else
-#define CZ_PTX 0
-#endif
 
 #if defined(__CUDA_ARCH__)
 #define CZ_PTX_BODIES 1
@@ -130,56 +124,50 @@ template <class P> struct ptx_p_low_special {
 // or with P::inst one call per instruction (the CPU model has only that form).
 template <class P> CZ_D void ptx_add(uint32_t *r, const uint32_t *a, const uint32_t *b) {
     static_assert(P::N == 12 || P::N == 8, "Fp or Fr");
-#if defined(__CUDA_ARCH__) && !defined(CUZK_NO_PTX_FIELD)
+#ifdef __CUDA_ARCH__
     if constexpr (P::N == 8)
         cz_add_fr(r, a, b);
     else if constexpr (P::inst)
         cz_add_fp_i(r, a, b);
     else
         cz_add_fp(r, a, b);
-#elif defined(CZ_PTX_EMULATE) // the CPU model
+#else // the CPU model (CZ_PTX_EMULATE)
     if constexpr (P::N == 12)
         cz_add_fp_i(r, a, b);
     else
         cz_add_fr_i(r, a, b);
-#else                         // CUZK_NO_PTX_FIELD: the portable C is used instead
-    (void)r, (void)a, (void)b;
 #endif
 }
 template <class P> CZ_D void ptx_sub(uint32_t *r, const uint32_t *a, const uint32_t *b) {
     static_assert(P::N == 12 || P::N == 8, "Fp or Fr");
-#if defined(__CUDA_ARCH__) && !defined(CUZK_NO_PTX_FIELD)
+#ifdef __CUDA_ARCH__
     if constexpr (P::N == 8)
         cz_sub_fr(r, a, b);
     else if constexpr (P::inst)
         cz_sub_fp_i(r, a, b);
     else
         cz_sub_fp(r, a, b);
-#elif defined(CZ_PTX_EMULATE) // the CPU model
+#else // the CPU model (CZ_PTX_EMULATE)
     if constexpr (P::N == 12)
         cz_sub_fp_i(r, a, b);
     else
         cz_sub_fr_i(r, a, b);
-#else                         // CUZK_NO_PTX_FIELD: the portable C is used instead
-    (void)r, (void)a, (void)b;
 #endif
 }
 template <class P> CZ_D void ptx_mul2(uint32_t *r, const uint32_t *a, const uint32_t *b) {
     static_assert(P::N == 12 || P::N == 8, "Fp or Fr");
-#if defined(__CUDA_ARCH__) && !defined(CUZK_NO_PTX_FIELD)
+#ifdef __CUDA_ARCH__
     if constexpr (P::N == 8)
         cz_mul_fr(r, a, b);
     else if constexpr (P::inst)
         cz_mul_fp_i(r, a, b);
     else
         cz_mul_fp(r, a, b);
-#elif defined(CZ_PTX_EMULATE) // the CPU model
+#else // the CPU model (CZ_PTX_EMULATE)
     if constexpr (P::N == 12)
         cz_mul_fp_i(r, a, b);
     else
         cz_mul_fr_i(r, a, b);
-#else                         // CUZK_NO_PTX_FIELD: the portable C is used instead
-    (void)r, (void)a, (void)b;
 #endif
 }
 

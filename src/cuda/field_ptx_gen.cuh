@@ -18,7 +18,7 @@
 #define CZ_FP_N0 0xfffcfffdu
 #define CZ_FR_N0 0xffffffffu
 
-#if defined(__CUDA_ARCH__) && !defined(CUZK_NO_PTX_FIELD)
+#ifdef __CUDA_ARCH__
 static __device__ __forceinline__ void cz_add_fp(uint32_t *r, const uint32_t *a,
                                              const uint32_t *b) {
     asm volatile("{\n"

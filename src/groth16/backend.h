@@ -83,11 +83,6 @@ uint64_t groth16_cpu_scratch_bytes(uint64_t rows, uint64_t n_in, uint64_t n_aux,
 /* The CPU's sums (prover_cpu.c); self is unused. */
 extern const groth16_sums_ops groth16_sums_cpu;
 
-/* B_G2's sum alone on the CPU, for a backend that leaves G2 to the CPU. */
-groth16_status groth16_sum_b2_cpu(g2_jac *out, const r1cs_partition *p,
-                                  const groth16_params_data *srs, const groth16_shape *shape,
-                                  unsigned threads, groth16_error *err);
-
 /* What a backend reports of its device (groth16_backend's info). */
 typedef struct {
     char name[64];                /* e.g. the GPU's product name */

@@ -132,21 +132,6 @@ static groth16_status sum_b2(g2_jac *out, const r1cs_partition *p, const groth16
     return st;
 }
 
-groth16_status groth16_sum_b2_cpu(g2_jac *out, const r1cs_partition *p,
-                                  const groth16_params_data *srs, const groth16_shape *shape,
-                                  unsigned threads, groth16_error *err) {
-    uint8_t *in_b = canonical(p->input, p->num_inputs, threads);
-    uint8_t *aux_b = canonical(p->aux, p->num_aux, threads);
-    msm_config cfg = msm_config_default(threads);
-    groth16_status st =
-        !in_b || !aux_b
-            ? groth16_fail(err, GROTH16_ERR_NO_MEMORY, "prove: the CPU G2 MSM ran out of memory")
-            : sum_b2(out, p, srs, shape->b_inputs, in_b, aux_b, &cfg, err);
-    free(in_b);
-    free(aux_b);
-    return st;
-}
-
 static groth16_status cpu_sums(void *self, groth16_sums *o, const r1cs_partition *p,
                                const groth16_params_data *srs, const groth16_shape *sh,
                                unsigned threads, groth16_prove_timing *t, groth16_error *err) {

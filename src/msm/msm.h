@@ -20,13 +20,9 @@
 typedef struct {
     unsigned threads;     /* threads this call may use; 0 means 1 */
     unsigned window_bits; /* Pippenger window c; 0 = chosen from the size (the per-MSM knob) */
-    int bit_fast_path;    /* 1: skip zeros, sum ones apart (default); 0: all through Pippenger */
-    int batch_affine;     /* 1: batched affine bucket additions (default); 0: Jacobian buckets */
 } msm_config;
 
-/* The defaults: 1 thread, automatic window, the fast paths as the switches
- * msm_bit_fast_path and msm_batch_affine say (util/switches.h; both on
- * unless turned off). */
+/* The defaults: `threads` threads (0 means 1), automatic window. */
 msm_config msm_config_default(unsigned threads);
 
 /* Per-phase timing and the zero / one / other split of one call. */

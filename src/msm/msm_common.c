@@ -6,11 +6,9 @@
 #include "field/constants.h"
 #include "msm/msm_internal.h"
 #include "util/parallel.h"
-#include "util/switches.h"
 
 msm_config msm_config_default(unsigned threads) {
-    msm_config c = {threads ? threads : 1, 0, switch_get(SW_MSM_BIT_FAST_PATH) != 0,
-                    switch_get(SW_MSM_BATCH_AFFINE) != 0};
+    msm_config c = {threads ? threads : 1, 0};
     return c;
 }
 
@@ -51,7 +49,6 @@ typedef struct {
     const uint8_t *scalars;
     const uint64_t *density;
     size_t n_scalars;
-    int bit_fast_path;
     size_t *counts; /* per chunk: zero, one, other, bases, first bad (or SIZE_MAX) */
     msm_split *out;
     size_t *offsets; /* per chunk: one offset, other offset, base offset */
@@ -80,8 +77,6 @@ static void split_count(void *ctx, size_t chunk, unsigned worker) {
                 c[4] = i;
             continue;
         }
-        if (k == 1 && !j->bit_fast_path)
-            k = 2;
         c[k]++;
     }
 }
@@ -98,8 +93,6 @@ static void split_fill(void *ctx, size_t chunk, unsigned worker) {
         if (!is_selected(j->density, i))
             continue;
         int k = classify(j->scalars + 32 * i);
-        if (k == 1 && !j->bit_fast_path)
-            k = 2;
         if (k == 1) {
             j->out->one_base[one++] = (uint32_t)base;
         } else if (k == 2) {
@@ -111,11 +104,10 @@ static void split_fill(void *ctx, size_t chunk, unsigned worker) {
 }
 
 msm_status msm_split_scalars(msm_split *s, const uint8_t *scalars, const uint64_t *density,
-                             size_t n_scalars, int bit_fast_path, unsigned threads,
-                             size_t *bad_index) {
+                             size_t n_scalars, unsigned threads, size_t *bad_index) {
     memset(s, 0, sizeof *s);
     size_t chunks = (n_scalars + SPLIT_CHUNK - 1) / SPLIT_CHUNK;
-    split_job j = {scalars, density, n_scalars, bit_fast_path, NULL, s, NULL};
+    split_job j = {scalars, density, n_scalars, NULL, s, NULL};
     j.counts = malloc((chunks ? chunks : 1) * 5 * sizeof(size_t));
     j.offsets = malloc((chunks ? chunks : 1) * 3 * sizeof(size_t));
     if (!j.counts || !j.offsets) {

@@ -17,12 +17,10 @@ typedef struct {
     size_t n_zero, n_one, n_other;
 } msm_split;
 
-/* Classifies the scalars (dense when density is NULL).  With bit_fast_path 0
- * the ones are listed with the others.  Returns MSM_OK, or the first
- * non-canonical scalar's error with its index in *bad_index. */
+/* Classifies the scalars (dense when density is NULL).  Returns MSM_OK, or
+ * the first non-canonical scalar's error with its index in *bad_index. */
 msm_status msm_split_scalars(msm_split *s, const uint8_t *scalars, const uint64_t *density,
-                             size_t n_scalars, int bit_fast_path, unsigned threads,
-                             size_t *bad_index);
+                             size_t n_scalars, unsigned threads, size_t *bad_index);
 void msm_split_free(msm_split *s);
 
 /* Signed window digits of the others: digits[w * n_other + j] for window w of

@@ -8,9 +8,9 @@
  * each addition in affine coordinates: about 6 multiplications per addition
  * against 11 for a mixed Jacobian one.  A point whose bucket is already in the
  * batch waits in a queue; when conflicts leave batches too small to pay for
- * their inversion, the rest go into Jacobian buckets instead.  With
- * cfg->batch_affine = 0 every addition is Jacobian (the A/B switch).
- * The bucket reduction and window combination are Jacobian. */
+ * their inversion, the rest go into Jacobian buckets instead, as do the
+ * points of a range too short to fill one batch.  The bucket reduction and
+ * window combination are Jacobian. */
 #ifndef PT
 #error "define PT and FE before including msm_template.h"
 #endif
@@ -269,7 +269,6 @@ typedef struct {
     const msm_split *split;
     const int16_t *digits;
     unsigned c, windows, chunks;
-    int batch_affine;
     JAC *window_sums; /* windows * chunks */
     double *bucket_ms, *reduce_ms;
     int failed;
@@ -285,7 +284,7 @@ static void S_(window_task)(void *ctx, size_t task, unsigned worker) {
     S_(acc) a;
     /* A range too short to fill one useful batch would only pay for the
      * batch buffers (~1.6 MB for G2, per window): Jacobian buckets instead. */
-    int affine = j->batch_affine && end - begin >= MIN_USEFUL_BATCH;
+    int affine = end - begin >= MIN_USEFUL_BATCH;
     int ok = S_(acc_init)(&a, (size_t)1 << (j->c - 1), affine);
     const int16_t *d = j->digits + (size_t)w * n;
     for (size_t i = begin; ok && i < end; i++) {
@@ -365,8 +364,7 @@ static msm_status S_(run)(JAC *out, const AFF *bases, const uint8_t *scalars,
     P_(jac_set_infinity)(out);
 
     msm_split split;
-    msm_status rc = msm_split_scalars(&split, scalars, density, n_scalars, cfg.bit_fast_path,
-                                      threads, bad_index);
+    msm_status rc = msm_split_scalars(&split, scalars, density, n_scalars, threads, bad_index);
     if (rc != MSM_OK)
         return rc;
     st.n_zero = split.n_zero;
@@ -422,8 +420,7 @@ static msm_status S_(run)(JAC *out, const AFF *bases, const uint8_t *scalars,
     if (split.n_other) {
         unsigned chunks = msm_chunks_per_window(windows, threads, split.n_other);
         size_t tasks = (size_t)windows * chunks;
-        S_(job)
-        j = {bases, &split, digits, c, windows, chunks, cfg.batch_affine, NULL, NULL, NULL, 0};
+        S_(job) j = {bases, &split, digits, c, windows, chunks, NULL, NULL, NULL, 0};
         j.window_sums = malloc(tasks * sizeof *j.window_sums);
         j.bucket_ms = calloc(tasks, sizeof(double));
         j.reduce_ms = calloc(tasks, sizeof(double));

@@ -9,18 +9,16 @@
 #include <sys/mman.h>
 
 #include "r1cs/cs_internal.h"
-#include "util/switches.h"
 
 /* Arrays reserved from a capacity hint ask for transparent huge pages: with
  * 4 KiB pages, first-touch faults take a large share of proving-mode time
  * (THP in "madvise" mode, the Debian default; docs/PERFORMANCE.md).  Arrays
  * that grow do not: mremap of huge-page memory at unaligned addresses costs
- * as much as a copy, and glibc grows large blocks with mremap.
- * The r1cs_thp switch (CUZK_R1CS_THP=0) turns the advice off, for A/B runs. */
+ * as much as a copy, and glibc grows large blocks with mremap. */
 #define HUGE_PAGE ((uintptr_t)2 << 20)
 static void advise_huge(void *p, size_t bytes) {
 #ifdef MADV_HUGEPAGE
-    if (!switch_get(SW_R1CS_THP) || bytes < 4 * HUGE_PAGE)
+    if (bytes < 4 * HUGE_PAGE)
         return;
     uintptr_t lo = ((uintptr_t)p + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
     uintptr_t hi = ((uintptr_t)p + bytes) & ~(HUGE_PAGE - 1);

@@ -16,7 +16,6 @@
 #include "r1cs/witness_pack.h"
 #include "util/err.h"
 #include "util/parallel.h"
-#include "util/switches.h"
 
 #define BITS_PER_TASK ((size_t)1 << 16) /* words of the bitmap pass per task */
 
@@ -126,7 +125,7 @@ int pce_eval(const r1cs_pce *p, const fr *input, const fr *aux, fr *a, fr *b, fr
 /* Large outputs ask for transparent huge pages, as r1cs's reserved arrays. */
 static void *alloc_huge(size_t bytes) {
     const size_t huge = (size_t)2 << 20;
-    if (bytes < 4 * huge || !switch_get(SW_R1CS_THP))
+    if (bytes < 4 * huge)
         return malloc(bytes ? bytes : 1);
     void *q = NULL;
     if (posix_memalign(&q, huge, bytes) != 0)

@@ -18,41 +18,15 @@ static const switch_info TABLE[SW_COUNT] = {
                       "Fp/Fr multiply and add/sub in MULX/ADX assembly (needs BMI2+ADX); off = "
                       "portable C",
                       1, 0, 1, 0, 1},
-    [SW_R1CS_THP] = {"r1cs_thp", "CUZK_R1CS_THP",
-                     "madvise(MADV_HUGEPAGE) on r1cs arrays reserved from a capacity hint", 1, 0, 1,
-                     0, 1},
     [SW_POSEIDON_REPLAY] = {"poseidon_replay", "CUZK_POSEIDON_REPLAY",
                             "Poseidon gadget replays a recorded constraint template instead of "
                             "building each linear combination",
                             1, 0, 1, 0, 1},
-    [SW_MSM_BIT_FAST_PATH] = {"msm_bit_fast_path", "CUZK_MSM_BIT_FAST_PATH",
-                              "CPU MSM skips zero scalars and sums one-scalars apart (off: all "
-                              "through Pippenger)",
-                              1, 0, 1, 0, 1},
-    [SW_MSM_BATCH_AFFINE] = {"msm_batch_affine", "CUZK_MSM_BATCH_AFFINE",
-                             "CPU MSM bucket additions in batched affine form (off: Jacobian "
-                             "buckets)",
-                             1, 0, 1, 0, 1},
     [SW_GPU_MSM_WINDOW] = {"gpu_msm_window", "CUZK_MSM_WINDOW",
                            "CUDA MSM window bits (0 = chosen from the size)", 0, 8, 24, 1, 0},
-    [SW_GPU_G2] = {"gpu_g2", "CUZK_GPU_G2",
-                   "CUDA backend runs the B2 (G2) MSM on the GPU (off: on the CPU)", 1, 0, 1, 0, 1},
-    [SW_GPU_B2_OVERLAP] = {"gpu_b2_overlap", "CUZK_B2_OVERLAP",
-                           "CUDA backend: the CPU B2 MSM runs beside the GPU's H step and G1 MSMs "
-                           "(off: after them)",
-                           1, 0, 1, 0, 1},
     [SW_GPU_SRS_SETS] = {"gpu_srs_sets", "CUZK_GPU_SRS_SETS",
                          "CUDA backend: parameter sets kept resident in device memory (LRU)", 4, 1,
                          16, 0, 0},
-    [SW_GPU_UPLOAD_OVERLAP] = {"gpu_upload_overlap", "CUZK_GPU_UPLOAD_OVERLAP",
-                               "CUDA backend: a/b/c and witness uploads on a copy stream, each "
-                               "input's H transforms starting when it lands (off: all uploads "
-                               "first)",
-                               1, 0, 1, 0, 1},
-    [SW_GPU_HOST_REGISTER] = {"gpu_host_register", "CUZK_GPU_HOST_REGISTER",
-                              "CUDA backend: pin a/b/c and the witness in place (cudaHostRegister) "
-                              "and copy directly (off: staged through the pinned pool)",
-                              0, 0, 1, 0, 1},
     [SW_GPU_MSM_RED_LEVELS] = {"gpu_msm_red_levels", "CUZK_GPU_MSM_RED_LEVELS",
                                "CUDA MSM: the bucket reduction in levels of in-place suffix sums "
                                "and plain sums, two points live per thread (1: from 2^18 buckets "

@@ -23,16 +23,9 @@ extern "C" {
 
 typedef enum {
     SW_FIELD_ASM = 0,      /* Fp/Fr MULX/ADX assembly (when the CPU has it) */
-    SW_R1CS_THP,           /* transparent huge pages for reserved r1cs arrays */
     SW_POSEIDON_REPLAY,    /* recorded Poseidon constraint template in proving mode */
-    SW_MSM_BIT_FAST_PATH,  /* CPU MSM: skip zero scalars, sum one-scalars apart */
-    SW_MSM_BATCH_AFFINE,   /* CPU MSM: batched affine bucket additions (else Jacobian) */
     SW_GPU_MSM_WINDOW,     /* CUDA MSM window bits; 0 = from the size */
-    SW_GPU_G2,             /* CUDA backend: B2 (G2) MSM on the GPU instead of the CPU */
-    SW_GPU_B2_OVERLAP,     /* CUDA backend: the CPU B2 MSM overlapped with the GPU work */
     SW_GPU_SRS_SETS,       /* CUDA backend: parameter sets kept resident on the device */
-    SW_GPU_UPLOAD_OVERLAP, /* CUDA backend: uploads overlapped with the H step */
-    SW_GPU_HOST_REGISTER,  /* CUDA backend: pin inputs in place instead of staging */
     SW_GPU_MSM_RED_LEVELS, /* CUDA MSM: bucket reduction in levels, two live points a thread */
     SW_GPU_STAGE_THREADS,  /* CUDA backend: most host threads filling the pinned pool */
     SW_GPU_MSM_RED_PART,   /* CUDA MSM reduction: log2 buckets per thread at level 1; 0 = auto */

@@ -50,7 +50,7 @@ static double median(double *v, size_t n) {
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* "field_asm=off gpu_g2=on" for a side, or "(starting values)". */
+/* "field_asm=off gpu_srs_sets=2" for a side, or "(starting values)". */
 static void describe_side(char *out, size_t cap, const switch_assignments *a) {
     size_t len = 0;
     out[0] = 0;

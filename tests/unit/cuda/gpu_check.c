@@ -523,8 +523,8 @@ static void check_prove(const char *spec) {
 }
 
 /* Two parameter sets proved alternately: both stay resident (no re-upload),
- * with one slot (CUZK_GPU_SRS_SETS=1) each evicts the other, with B_G2 on
- * the GPU the G2 bases go up late; every proof byte-identical to the CPU's. */
+ * with one slot (CUZK_GPU_SRS_SETS=1) each evicts the other, with four
+ * again both end up resident; every proof byte-identical to the CPU's. */
 typedef struct {
     r1cs_matrices mx;
     r1cs_partition part;
@@ -562,16 +562,12 @@ static void check_resident_sets(void) {
     CHECK(be != NULL);
     if (!be)
         return;
-    const switch_id sw[3] = {SW_GPU_SRS_SETS, SW_GPU_SRS_SETS, SW_GPU_G2};
-    const long val[3] = {4, 1, 1};
+    const long val[3] = {4, 1, 4};
     unsigned want_sets[3] = {2, 1, 2};
-    long saved_sets = switch_get(SW_GPU_SRS_SETS), saved_g2 = switch_get(SW_GPU_G2);
+    long saved_sets = switch_get(SW_GPU_SRS_SETS);
     char serr[256];
-    /* B_G2 on the CPU for the first two rounds, on the GPU (G2 bases uploaded
-       late) in the third */
-    CHECK(switch_set(SW_GPU_G2, 0, serr, sizeof serr) == 0);
     for (int m = 0; m < 3; m++) {
-        CHECK(switch_set(sw[m], val[m], serr, sizeof serr) == 0);
+        CHECK(switch_set(SW_GPU_SRS_SETS, val[m], serr, sizeof serr) == 0);
         int same = 1;
         for (int round = 0; round < 4; round++) {
             groth16_proof p;
@@ -586,13 +582,11 @@ static void check_resident_sets(void) {
         CHECK(same);
         unsigned n = cuda_backend_resident_sets(be);
         CHECK(n == want_sets[m]);
-        printf("gpu resident sets, %s=%ld: 2 sets alternately x4, proofs %s, %u resident\n",
-               switch_describe(sw[m])->name, val[m],
-               same ? "byte-identical to the CPU's" : "DIFFERENT", n);
-        if (m == 1) /* back to the default before the G2 round */
-            CHECK(switch_set(SW_GPU_SRS_SETS, saved_sets, serr, sizeof serr) == 0);
+        printf("gpu resident sets, gpu_srs_sets=%ld: 2 sets alternately x4, proofs %s, %u "
+               "resident\n",
+               val[m], same ? "byte-identical to the CPU's" : "DIFFERENT", n);
     }
-    CHECK(switch_set(SW_GPU_G2, saved_g2, serr, sizeof serr) == 0);
+    CHECK(switch_set(SW_GPU_SRS_SETS, saved_sets, serr, sizeof serr) == 0);
     for (int i = 0; i < 2; i++) {
         r1cs_partition_free(&ps[i].part);
         groth16_setup_free(&ps[i].s);

@@ -1,10 +1,10 @@
 /* util/switches: list parsing (unknown names, bad values, repeats are
  * refused with a message naming them), range checks, watchers, save and
- * restore; and that the code steered by a switch follows it at run time
- * (the field's assembly flag, the CPU MSM's defaults) without a restart. */
+ * restore; that the code steered by a switch follows it at run time (the
+ * field's assembly flag) without a restart; and that retired switches (their
+ * winners kept, their losers deleted: docs/PERFORMANCE.md) are gone. */
 #include "check.h"
 #include "field/fp.h"
-#include "msm/msm.h"
 #include "util/cpu.h"
 #include "util/switches.h"
 
@@ -55,7 +55,7 @@ static void test_parse(void) {
     CHECK(switch_parse_list(&a, "field_asm", err, sizeof err) == -1 &&
           strstr(err, "NAME=VALUE") != NULL);
     err[0] = 0;
-    CHECK(switch_parse_list(&a, "r1cs_thp=1,r1cs_thp=0", err, sizeof err) == -1 &&
+    CHECK(switch_parse_list(&a, "poseidon_replay=1,poseidon_replay=0", err, sizeof err) == -1 &&
           strstr(err, "twice") != NULL);
     CHECK(switch_set(SW_GPU_SRS_SETS, 17, err, sizeof err) == -1 && strstr(err, "gpu_srs_sets"));
     CHECK(switch_set(SW_COUNT, 1, err, sizeof err) == -1);
@@ -65,18 +65,18 @@ static void test_set_watch_restore(void) {
     char err[256];
     switch_snapshot start;
     switch_save(&start);
-    switch_watch(SW_R1CS_THP, watcher);
-    CHECK(watch_calls == 1 && watched == switch_get(SW_R1CS_THP));
-    CHECK(switch_set(SW_R1CS_THP, 0, err, sizeof err) == 0);
-    CHECK(switch_get(SW_R1CS_THP) == 0 && watched == 0 && watch_calls == 2);
+    switch_watch(SW_POSEIDON_REPLAY, watcher);
+    CHECK(watch_calls == 1 && watched == switch_get(SW_POSEIDON_REPLAY));
+    CHECK(switch_set(SW_POSEIDON_REPLAY, 0, err, sizeof err) == 0);
+    CHECK(switch_get(SW_POSEIDON_REPLAY) == 0 && watched == 0 && watch_calls == 2);
     switch_assignments a;
-    CHECK(switch_parse_list(&a, "r1cs_thp=on,gpu_srs_sets=2", err, sizeof err) == 0);
+    CHECK(switch_parse_list(&a, "poseidon_replay=on,gpu_srs_sets=2", err, sizeof err) == 0);
     switch_apply(&a);
-    CHECK(switch_get(SW_R1CS_THP) == 1 && watched == 1 && switch_get(SW_GPU_SRS_SETS) == 2);
+    CHECK(switch_get(SW_POSEIDON_REPLAY) == 1 && watched == 1 && switch_get(SW_GPU_SRS_SETS) == 2);
     switch_restore(&start);
     for (int i = 0; i < SW_COUNT; i++)
         CHECK(switch_get((switch_id)i) == start.value[i]);
-    switch_watch(SW_R1CS_THP, NULL);
+    switch_watch(SW_POSEIDON_REPLAY, NULL);
     char v[16];
     switch_format(v, sizeof v, SW_FIELD_ASM, 0);
     CHECK(strcmp(v, "off") == 0);
@@ -93,16 +93,31 @@ static void test_effect(void) {
     CHECK(fp_asm_enabled() == 0);
     CHECK(switch_set(SW_FIELD_ASM, 1, err, sizeof err) == 0);
     CHECK(fp_asm_enabled() == cpu_has_adx_bmi2());
-    CHECK(switch_set(SW_MSM_BATCH_AFFINE, 0, err, sizeof err) == 0 &&
-          switch_set(SW_MSM_BIT_FAST_PATH, 1, err, sizeof err) == 0);
-    msm_config c = msm_config_default(2);
-    CHECK(c.batch_affine == 0 && c.bit_fast_path == 1 && c.threads == 2);
-    CHECK(switch_set(SW_MSM_BATCH_AFFINE, 1, err, sizeof err) == 0 &&
-          switch_set(SW_MSM_BIT_FAST_PATH, 0, err, sizeof err) == 0);
-    c = msm_config_default(1);
-    CHECK(c.batch_affine == 1 && c.bit_fast_path == 0);
     switch_restore(&start);
     CHECK(fp_asm_enabled() == (start.value[SW_FIELD_ASM] && cpu_has_adx_bmi2()));
+}
+
+/* A retired switch is an unknown name (the list refuses it) and no switch
+ * reads its old environment variable. */
+static void test_retired(void) {
+    static const char *const retired[][2] = {{"r1cs_thp", "CUZK_R1CS_THP"},
+                                             {"msm_bit_fast_path", "CUZK_MSM_BIT_FAST_PATH"},
+                                             {"msm_batch_affine", "CUZK_MSM_BATCH_AFFINE"},
+                                             {"gpu_g2", "CUZK_GPU_G2"},
+                                             {"gpu_b2_overlap", "CUZK_B2_OVERLAP"},
+                                             {"gpu_upload_overlap", "CUZK_GPU_UPLOAD_OVERLAP"},
+                                             {"gpu_host_register", "CUZK_GPU_HOST_REGISTER"}};
+    switch_assignments a;
+    char err[256], item[64];
+    for (size_t i = 0; i < sizeof retired / sizeof retired[0]; i++) {
+        CHECK(switch_find(retired[i][0]) == -1);
+        snprintf(item, sizeof item, "%s=1", retired[i][0]);
+        err[0] = 0;
+        CHECK(switch_parse_list(&a, item, err, sizeof err) == -1 &&
+              strstr(err, "unknown switch") != NULL);
+        for (int k = 0; k < SW_COUNT; k++)
+            CHECK(strcmp(switch_describe((switch_id)k)->env, retired[i][1]) != 0);
+    }
 }
 
 int main(void) {
@@ -110,5 +125,6 @@ int main(void) {
     test_parse();
     test_set_watch_restore();
     test_effect();
+    test_retired();
     return check_finish();
 }
