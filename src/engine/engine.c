@@ -295,10 +295,12 @@ static uint64_t request_len(const cuzk_request *r) {
     return n;
 }
 
-/* Takes n request bytes under the lock, waiting while others hold request
- * bytes that will be returned when their jobs end; RESOURCE_EXHAUSTED when
- * n can never fit beside the largest working set. */
-static cuzk_status take_request_bytes(cuzk_engine *e, uint64_t n, char err[CUZK_ERROR_LEN]) {
+/* Takes n request bytes under the lock (what: "the request" or "the
+ * message", len its bytes), waiting while others hold request bytes that
+ * will be returned when their jobs end; RESOURCE_EXHAUSTED when n can never
+ * fit beside the largest working set. */
+static cuzk_status take_request_bytes(cuzk_engine *e, uint64_t n, const char *what, uint64_t len,
+                                      char err[CUZK_ERROR_LEN]) {
     while (!mem_request_fits(&e->mem, n)) {
         if (e->stopping) {
             err_set(err, CUZK_ERROR_LEN, "the engine is shutting down");
@@ -306,10 +308,9 @@ static cuzk_status take_request_bytes(cuzk_engine *e, uint64_t n, char err[CUZK_
         }
         if (!e->mem.req_bytes) {
             err_set(err, CUZK_ERROR_LEN,
-                    "memory budget: the request needs %llu bytes (%d x its %llu vanilla bytes) "
-                    "beside %llu for proving (parameters, one partition, pce), budget is %llu",
-                    (unsigned long long)n, MEM_REQUEST_COPIES,
-                    (unsigned long long)(n / MEM_REQUEST_COPIES),
+                    "memory budget: %s needs %llu bytes (%d x its %llu bytes) beside %llu for "
+                    "proving (parameters, one partition, pce), budget is %llu",
+                    what, (unsigned long long)n, MEM_REQUEST_COPIES, (unsigned long long)len,
                     (unsigned long long)(e->mem.work_max + e->mem.pce_bytes),
                     (unsigned long long)e->mem.budget);
             return CUZK_E_EXHAUSTED;
@@ -327,10 +328,35 @@ static cuzk_status take_request_bytes(cuzk_engine *e, uint64_t n, char err[CUZK_
 }
 
 static void put_request_bytes(cuzk_engine *e, uint64_t n) {
+    if (!n)
+        return;
     pthread_mutex_lock(&e->mu);
     mem_put_req(&e->mem, n);
     pthread_cond_broadcast(&e->cv_done);
     pthread_mutex_unlock(&e->mu);
+}
+
+uint64_t cuzk_engine_request_limit(cuzk_engine *e) {
+    return e ? e->mem.budget / (2 * MEM_REQUEST_COPIES) : 0;
+}
+
+cuzk_status cuzk_engine_hold_request(cuzk_engine *e, uint64_t message_len, uint64_t *held,
+                                     char err[CUZK_ERROR_LEN]) {
+    *held = 0;
+    if (!e || !message_len)
+        return CUZK_OK;
+    uint64_t n = MEM_REQUEST_COPIES * message_len;
+    pthread_mutex_lock(&e->mu);
+    cuzk_status st = take_request_bytes(e, n, "the message", message_len, err);
+    pthread_mutex_unlock(&e->mu);
+    if (st == CUZK_OK)
+        *held = n;
+    return st;
+}
+
+void cuzk_engine_release_request(cuzk_engine *e, uint64_t held) {
+    if (e)
+        put_request_bytes(e, held);
 }
 
 /* The prover's working memory on the host for one partition of plan's
@@ -428,8 +454,10 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_request *req, cuzk_sub
         return CUZK_E_EXHAUSTED;
     }
     engine_circuit_provider p = e->providers[req->kind];
+    /* the request's copies, less what its caller counted already */
     uint64_t req_len = request_len(req), held = MEM_REQUEST_COPIES * req_len;
-    cuzk_status st = take_request_bytes(e, held, err);
+    held = held > req->held_bytes ? held - req->held_bytes : 0;
+    cuzk_status st = held ? take_request_bytes(e, held, "the request", req_len, err) : CUZK_OK;
     pthread_mutex_unlock(&e->mu);
     if (st != CUZK_OK)
         return st;

@@ -22,7 +22,12 @@
  *
  * Request bytes: a request's vanilla bytes times MEM_REQUEST_COPIES while
  * it is submitted (the caller's encoded message, its decoded copy, the plan
- * being decoded), then once (the plan) until the job is final.  They come
+ * being decoded), then once (the plan) until the job is final.  The daemon
+ * counts a received message the same way from its arrival
+ * (cuzk_engine_hold_request: MEM_REQUEST_COPIES times the message's bytes,
+ * covering the message, protobuf's decoded copy and the plan) until it has
+ * freed both, and submit takes no more for a request its caller counted;
+ * gRPC refuses a message over cuzk_engine_request_limit before reading it.  They come
  * from a share of the budget that leaves work_max plus the pce matrices
  * free: work_max is the largest working set (parameters + one batch's
  * partition reservations) of any circuit accepted so far, so queued requests can never starve the

@@ -198,8 +198,8 @@ static void free_request(cuzk_request *r) {
 }
 
 /* Submits; fills info or out's error.  Logs every decision. */
-static int submit(cuzk_engine *e, const Cuzk__V1__SubmitProofRequest *m, cuzk_submit_info *info,
-                  rpc_reply *out) {
+static int submit(cuzk_engine *e, const Cuzk__V1__SubmitProofRequest *m,
+                  const rpc_call_probe *probe, cuzk_submit_info *info, rpc_reply *out) {
     cuzk_request r;
     size_t *lens;
     if (to_request(m, &r, &lens, out) != 0) {
@@ -207,6 +207,7 @@ static int submit(cuzk_engine *e, const Cuzk__V1__SubmitProofRequest *m, cuzk_su
              rpc_code_name(out->code), out->message);
         return -1;
     }
+    r.held_bytes = probe ? probe->held : 0; /* the transport counted the message's copies */
     char err[CUZK_ERROR_LEN] = "";
     cuzk_status st = cuzk_engine_submit(e, &r, info, err);
     free_request(&r);
@@ -282,14 +283,15 @@ static const char *state_name(cuzk_job_state s) {
 
 /* ---- the methods ---------------------------------------------------------- */
 
-static void do_submit(cuzk_engine *e, const uint8_t *req, size_t len, rpc_reply *out) {
+static void do_submit(cuzk_engine *e, const uint8_t *req, size_t len, const rpc_call_probe *probe,
+                      rpc_reply *out) {
     Cuzk__V1__SubmitProofRequest *m = cuzk__v1__submit_proof_request__unpack(NULL, len, req);
     if (m == NULL) {
         fail(out, RPC_INVALID_ARGUMENT, "SubmitProofRequest does not decode");
         return;
     }
     cuzk_submit_info info;
-    if (submit(e, m, &info, out) == 0) {
+    if (submit(e, m, probe, &info, out) == 0) {
         Cuzk__V1__SubmitProofResponse r = CUZK__V1__SUBMIT_PROOF_RESPONSE__INIT;
         r.job_id = info.job_id;
         r.queue_position = info.queue_position;
@@ -342,7 +344,13 @@ static void do_prove(cuzk_engine *e, const uint8_t *req, size_t len, const rpc_c
     cuzk_submit_info info;
     if (m->submit == NULL) {
         fail(out, RPC_INVALID_ARGUMENT, "missing submit field");
-    } else if (submit(e, m->submit, &info, out) == 0) {
+    } else if (submit(e, m->submit, probe, &info, out) == 0) {
+        /* the job holds its own copy: the request's bytes go back now, not
+         * when the proof is done */
+        cuzk__v1__prove_request__free_unpacked(m, NULL);
+        m = NULL;
+        if (probe && probe->drop)
+            probe->drop(probe->arg);
         cuzk_result res;
         memset(&res, 0, sizeof res);
         cuzk_status st;
@@ -376,7 +384,8 @@ static void do_prove(cuzk_engine *e, const uint8_t *req, size_t len, const rpc_c
         }
         cuzk_result_clear(&res);
     }
-    cuzk__v1__prove_request__free_unpacked(m, NULL);
+    if (m)
+        cuzk__v1__prove_request__free_unpacked(m, NULL);
 }
 
 static void do_cancel(cuzk_engine *e, const uint8_t *req, size_t len, rpc_reply *out) {
@@ -534,7 +543,7 @@ void rpc_handle(cuzk_engine *e, rpc_method m, const uint8_t *req, size_t len,
         req = empty; /* an empty message may arrive as no payload at all */
     switch (m) {
     case RPC_SUBMIT_PROOF:
-        do_submit(e, req, len, out);
+        do_submit(e, req, len, probe, out);
         break;
     case RPC_AWAIT_PROOF:
         do_await(e, req, len, probe, out);

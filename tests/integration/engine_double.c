@@ -368,6 +368,26 @@ cuzk_status cuzk_engine_await(cuzk_engine *e, const char *job_id, uint64_t timeo
     return st;
 }
 
+/* The double counts no memory; the receive limit follows a configured budget
+ * as the real engine's does (memory.total_budget / 6), else gRPC's own. */
+uint64_t cuzk_engine_request_limit(cuzk_engine *e) {
+    return e->cfg.memory_budget ? e->cfg.memory_budget / 6 : UINT64_MAX;
+}
+
+cuzk_status cuzk_engine_hold_request(cuzk_engine *e, uint64_t message_len, uint64_t *held,
+                                     char err[CUZK_ERROR_LEN]) {
+    (void)e;
+    (void)message_len;
+    (void)err;
+    *held = 0;
+    return CUZK_OK;
+}
+
+void cuzk_engine_release_request(cuzk_engine *e, uint64_t held) {
+    (void)e;
+    (void)held;
+}
+
 cuzk_status cuzk_engine_cancel(cuzk_engine *e, const char *job_id, int *was_running) {
     *was_running = 0;
     pthread_mutex_lock(&e->mu);

@@ -13,7 +13,8 @@ Every RPC is exercised over a unix socket and over TCP: status codes and
 messages for bad requests, Submit/Await (timeouts)/Cancel, Prove, client
 cancellation reaching the engine, duplicate request ids, SRS preload/evict,
 status and metrics over gRPC and HTTP, unknown methods and undecodable
-bytes, a 40 MB request, SIGTERM while a Prove is waiting (exit 0 and a
+bytes, a 40 MB request, a message over the receive limit that the memory
+budget sets, SIGTERM while a Prove is waiting (exit 0 and a
 clean answer to the client) in both shutdown modes, and (real engine) a 32 GiB
 PoRep refused under a memory budget too small for it.
 """
@@ -461,6 +462,29 @@ if not DOUBLE:
     check(e is None, "budget: the daemon still answers")
     check(small.stop() == 0, "budget: exit 0")
     os.unlink(c1)
+
+# ---- the gRPC receive limit follows the memory budget (issue #46) -----------------
+# total_budget = 64 MiB: a message over a sixth of it is refused by gRPC core from
+# its length prefix (RESOURCE_EXHAUSTED naming the limit) before it is read whole;
+# one under it reaches the engine; the daemon serves on.
+LIMIT = (64 << 20) // 6
+rl = Daemon("recvlimit", f"127.0.0.1:{du.free_port()}", status=False,
+            extra='\n[memory]\ntotal_budget = "64MiB"\n')
+check(f"max_receive={LIMIT}" in rl.logtext(), f"recvlimit: the receive limit is logged ({LIMIT})")
+over = porep("over-limit")
+over.vanilla_proof = b"x" * LIMIT
+r, e = rl.call("SubmitProof", over, timeout=60)
+check(code(e) == grpc.StatusCode.RESOURCE_EXHAUSTED and str(LIMIT) in e.details(),
+      f"recvlimit: a message over the limit -> RESOURCE_EXHAUSTED ({e.details() if e else r})")
+under = porep("under-limit")
+under.vanilla_proof = b"{" + b" " * (1 << 20) + b"}"
+r, e = rl.call("SubmitProof", under, timeout=60)
+check((e is None and r.job_id == "under-limit") or (not DOUBLE and code(e) in REJECTED),
+      f"recvlimit: a 1 MiB message reaches the engine ({e.details() if e else 'accepted'})")
+rl.call("CancelProof", pb.CancelProofRequest(job_id="under-limit"))
+r, e = rl.call("GetStatus", pb.GetStatusRequest())
+check(e is None, "recvlimit: the daemon still answers")
+check(rl.stop() == 0, "recvlimit: exit 0")
 
 # ---- many concurrent calls: every one answered, nothing crosses --------------------
 busy_d = Daemon("concurrent", f"127.0.0.1:{du.free_port()}", status=False)
