@@ -362,8 +362,9 @@ void cuzk_engine_release_request(cuzk_engine *e, uint64_t held) {
 /* The prover's working memory on the host for one partition of plan's
  * circuit (0 when its shape is unknown: a circuit the providers did not
  * count).  A GPU's working memory is on the device: its host side is the
- * pinned pool, made once, so GPU devices reserve none (the CPU retry of a
- * GPU proof that failed self-verification, a rare path, is not counted). */
+ * pinned pool, made once, so GPU devices reserve none (the CPU re-proof of a
+ * GPU proof that failed self-verification, a rare path, reserves its own
+ * when it runs: pipeline.c's retry_acquire). */
 static uint64_t prove_scratch(cuzk_engine *e, const engine_plan *plan) {
     pce_shape_counts c;
     if (e->n_devices > 0 && e->devices[0].ordinal >= 0 && !e->devices[0].simulated)

@@ -5,8 +5,9 @@
  * request share wait for running jobs to end instead of failing, and every
  * job completes (no deadlock); a message counted by its caller (the
  * daemon's hold) is refused when it can never fit and otherwise is not
- * counted twice at submit; the CPU prover's working-memory estimate
- * covers what prover_cpu.c allocates. */
+ * counted twice at submit; the CPU re-proof of a proof that failed
+ * self-verification is reserved like a partition, or refused; the CPU prover's working-memory
+ * estimate covers what prover_cpu.c allocates. */
 #include "engine_fixture.h"
 #include "groth16/backend.h"
 
@@ -237,6 +238,56 @@ static void test_held_message(void) {
     cuzk_engine_free(e);
 }
 
+static uint64_t part_bytes(cuzk_engine *e) {
+    pthread_mutex_lock(&e->mu);
+    uint64_t n = e->mem.part_bytes;
+    pthread_mutex_unlock(&e->mu);
+    return n;
+}
+
+/* The CPU re-proof of a proof that failed self-verification (the fixture's
+ * backend hands out a wrong one) reserves the CPU prover's working memory in
+ * the budget (the synthetic circuit is not counted, so its partitions hold
+ * none) and gives it back; when it can never fit, the re-proof is refused
+ * and the job fails naming the budget, nothing left reserved. */
+static void test_cpu_retry_reserved(void) {
+    fx_reset();
+    pthread_mutex_lock(&fx.mu);
+    fx.corrupt_left = 1;
+    pthread_mutex_unlock(&fx.mu);
+    cuzk_engine_config c;
+    fx_config(&c);
+    cuzk_engine *e = fx_engine(&c);
+    CHECK(fx_submit(e, "rp", CUZK_KIND_POREP_C2, 0, "tiny-a", 1, 401, NULL, NULL) == CUZK_OK);
+    CHECK(fx_await_ok(e, "rp", "tiny-a", 1, 401));
+    engine_debug_stats d;
+    engine_debug_stats_get(e, &d);
+    CHECK(d.cpu_retries == 1 && d.mem_retry_peak > 0 && d.mem_retry_reserved == 0);
+    CHECK(d.mem_peak <= c.memory_budget);
+    FX_WAIT_FOR(part_bytes(e) == 0);
+    cuzk_engine_free(e);
+
+    fx_reset();
+    fx_config(&c);
+    uint64_t hot = hot_bytes(&c), pb = engine_synthetic_partition_bytes(fx.syn, "tiny-a");
+    c.memory_budget = hot + pb + 600; /* the work and its request, no room for the re-proof */
+    fx_reset();
+    pthread_mutex_lock(&fx.mu);
+    fx.corrupt_left = 1;
+    pthread_mutex_unlock(&fx.mu);
+    e = fx_engine(&c);
+    CHECK(fx_submit(e, "rq", CUZK_KIND_POREP_C2, 0, "tiny-a", 1, 402, NULL, NULL) == CUZK_OK);
+    cuzk_result r;
+    CHECK(cuzk_engine_await(e, "rq", 60000, &r) == CUZK_OK && r.state == CUZK_JOB_FAILED);
+    CHECK(strstr(r.error, "self-verification failed") && strstr(r.error, "memory budget") &&
+          strstr(r.error, "CPU re-proof"));
+    cuzk_result_clear(&r);
+    engine_debug_stats_get(e, &d);
+    CHECK(d.cpu_retries == 0 && d.mem_retry_peak == 0 && d.mem_peak <= c.memory_budget);
+    FX_WAIT_FOR(part_bytes(e) == 0);
+    cuzk_engine_free(e);
+}
+
 /* The estimate covers prover_cpu.c's allocations for a 2^20-row proof:
  * three H copies and H's canonical scalars alone are 4 x 32 x 2^20. */
 static void test_scratch_estimate(void) {
@@ -255,6 +306,7 @@ int main(void) {
     test_request_bytes_wait();
     test_no_deadlock();
     test_held_message();
+    test_cpu_retry_reserved();
     fx_cleanup();
     return check_finish();
 }
