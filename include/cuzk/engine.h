@@ -56,11 +56,13 @@ typedef enum {
     CUZK_E_EXHAUSTED = 5,   /* queue full / over budget: RESOURCE_EXHAUSTED */
     CUZK_E_SHUTDOWN = 6,    /* engine is draining: UNAVAILABLE */
     CUZK_E_INTERNAL = 7,    /* anything else: INTERNAL */
-    CUZK_E_EXISTS = 8       /* request_id already names a different request: ALREADY_EXISTS */
+    CUZK_E_EXISTS = 8,      /* request_id already names a different request: ALREADY_EXISTS */
+    CUZK_E_DENIED = 9       /* the caller may not (another's job): PERMISSION_DENIED */
 } cuzk_status;
 
 #define CUZK_ERROR_LEN 512
 #define CUZK_JOB_ID_LEN 128 /* longest job id, NUL included */
+#define CUZK_OWNER_LEN 256  /* longest job owner (cuzk_request.owner), NUL included */
 
 /* A proof request: the fields of cuzk.v1.SubmitProofRequest. */
 typedef struct {
@@ -84,6 +86,11 @@ typedef struct {
      * its copies need beyond them, so a caller that holds enough never waits
      * for memory while holding some.  0: submit counts the copies itself. */
     uint64_t held_bytes;
+    /* Who submitted it (the daemon: the caller's connection, as gRPC names
+     * its peer), the one caller besides a privileged one that may cancel it
+     * (cuzk_engine_cancel_as); NULL or "" = anyone.  A request that returns
+     * a known job (request_id) leaves that job's owner as it was. */
+    const char *owner;
 } cuzk_request;
 
 typedef struct {
@@ -216,6 +223,11 @@ cuzk_status cuzk_engine_await(cuzk_engine *e, const char *job_id, uint64_t timeo
 /* Queued jobs are removed at once; running jobs stop at the next partition
  * boundary.  *was_running tells which. */
 cuzk_status cuzk_engine_cancel(cuzk_engine *e, const char *job_id, int *was_running);
+/* cuzk_engine_cancel on behalf of caller: CUZK_E_DENIED (nothing cancelled)
+ * when the job has an owner other than caller.  caller NULL is privileged
+ * (the daemon's shared secret; in-process callers): any job. */
+cuzk_status cuzk_engine_cancel_as(cuzk_engine *e, const char *job_id, const char *caller,
+                                  int *was_running);
 /* A caller waits for job_id's proof (the server's Prove, after its submit;
  * created: that submit made the job).  Pairs with cuzk_engine_abandon. */
 cuzk_status cuzk_engine_attach(cuzk_engine *e, const char *job_id, int created);

@@ -73,9 +73,9 @@ cuzk_priority cuzk_kind_default_priority(cuzk_proof_kind k) {
 }
 
 const char *cuzk_status_name(cuzk_status s) {
-    static const char *names[] = {"ok",        "invalid argument", "unsupported",
-                                  "not found", "timeout",          "exhausted",
-                                  "shutdown",  "internal",         "already exists"};
+    static const char *names[] = {
+        "ok",        "invalid argument", "unsupported", "not found",      "timeout",
+        "exhausted", "shutdown",         "internal",    "already exists", "permission denied"};
     return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "unknown";
 }
 

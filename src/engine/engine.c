@@ -510,6 +510,7 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_request *req, cuzk_sub
             st = CUZK_E_INTERNAL;
         } else {
             memcpy(j->digest, digest, sizeof j->digest);
+            snprintf(j->owner, sizeof j->owner, "%s", req->owner ? req->owner : "");
             j->prove_scratch = scratch;
             j->request_bytes = req_len;
             mem_take_req(&e->mem, req_len);
@@ -592,6 +593,11 @@ static void cancel_locked(cuzk_engine *e, engine_job *j, int *was_running, int a
 }
 
 cuzk_status cuzk_engine_cancel(cuzk_engine *e, const char *job_id, int *was_running) {
+    return cuzk_engine_cancel_as(e, job_id, NULL, was_running);
+}
+
+cuzk_status cuzk_engine_cancel_as(cuzk_engine *e, const char *job_id, const char *caller,
+                                  int *was_running) {
     int dummy;
     if (!was_running)
         was_running = &dummy;
@@ -599,11 +605,16 @@ cuzk_status cuzk_engine_cancel(cuzk_engine *e, const char *job_id, int *was_runn
     if (!e || !job_id)
         return CUZK_E_INVALID;
     pthread_mutex_lock(&e->mu);
+    cuzk_status st = CUZK_E_NOT_FOUND;
     engine_job *j = job_table_find(&e->jobs, job_id);
-    if (j)
+    if (j && caller && j->owner[0] && strncmp(j->owner, caller, sizeof j->owner - 1) != 0) {
+        st = CUZK_E_DENIED; /* another connection's job */
+    } else if (j) {
         cancel_locked(e, j, was_running, 0);
+        st = CUZK_OK;
+    }
     pthread_mutex_unlock(&e->mu);
-    return j ? CUZK_OK : CUZK_E_NOT_FOUND;
+    return st;
 }
 
 cuzk_status cuzk_engine_attach(cuzk_engine *e, const char *job_id, int created) {

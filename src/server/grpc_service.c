@@ -188,6 +188,7 @@ static void send_reply(call *c, rpc_reply *r) {
 }
 
 static int call_gone(void *arg) { return atomic_load(&((call *)arg)->gone); }
+static int call_has_secret(grpc_service *s, call *c);
 
 /* The request's bytes and their count go back (the handler's thread only). */
 static void call_drop_request(void *arg) {
@@ -232,8 +233,13 @@ static void run_handler(call *c) {
         grpc_byte_buffer_destroy(c->payload);
         c->payload = NULL;
     }
-    rpc_call_probe probe = {call_gone, c, c->held, call_drop_request};
+    /* the connection owns the jobs it submits; the secret may cancel any
+     * (over a unix socket every peer may look alike: the secret tells) */
+    char *peer = grpc_call_get_peer(c->gcall);
+    rpc_call_probe probe = {call_gone,         c,    c->held,
+                            call_drop_request, peer, call_has_secret(c->svc, c)};
     rpc_handle(c->svc->engine, (rpc_method)c->method, data, len, &probe, &r);
+    gpr_free(peer);
     call_drop_request(c);
     if (r.code != RPC_OK)
         slog(r.code == RPC_CANCELLED ? SLOG_INFO : SLOG_WARN, "grpc",
@@ -264,16 +270,11 @@ static int same_secret(const char *a, size_t an, const char *b, size_t bn) {
     return diff == 0;
 }
 
-/* With a secret: a call from the unix socket (guarded by its file mode) or
- * one carrying "authorization: Bearer <secret>". */
-static int call_authorized(grpc_service *s, call *c) {
+/* 1 when the daemon has a secret and the call carries "authorization:
+ * Bearer <secret>". */
+static int call_has_secret(grpc_service *s, call *c) {
     if (s->token[0] == 0)
-        return 1;
-    char *peer = grpc_call_get_peer(c->gcall);
-    int local = peer && strncmp(peer, "unix:", 5) == 0;
-    gpr_free(peer);
-    if (local)
-        return 1;
+        return 0;
     size_t tn = strlen(s->token);
     for (size_t i = 0; i < c->md.count; i++) {
         const grpc_metadata *m = &c->md.metadata[i];
@@ -285,6 +286,17 @@ static int call_authorized(grpc_service *s, call *c) {
             return 1;
     }
     return 0;
+}
+
+/* With a secret: a call from the unix socket (guarded by its file mode) or
+ * one carrying the secret. */
+static int call_authorized(grpc_service *s, call *c) {
+    if (s->token[0] == 0)
+        return 1;
+    char *peer = grpc_call_get_peer(c->gcall);
+    int local = peer && strncmp(peer, "unix:", 5) == 0;
+    gpr_free(peer);
+    return local || call_has_secret(s, c);
 }
 
 /* A new call arrived on the queue thread. */

@@ -7,7 +7,9 @@
  * at most AWAIT_SLICE_MS at a time and looks at the call probe in between, so
  * a client that cancels or runs out of deadline is noticed within one slice
  * -- Prove then cancels the job it created, AwaitProof just stops waiting
- * (the job belongs to whoever submitted it). */
+ * (the job belongs to whoever submitted it).  A job's owner is the
+ * connection that submitted it (the probe's peer): CancelProof from another
+ * connection is PERMISSION_DENIED unless it presented the shared secret. */
 #include "server/rpc.h"
 
 #include <inttypes.h>
@@ -48,6 +50,8 @@ int rpc_code_from_status(cuzk_status s) {
         return RPC_INTERNAL;
     case CUZK_E_EXISTS:
         return RPC_ALREADY_EXISTS;
+    case CUZK_E_DENIED:
+        return RPC_PERMISSION_DENIED;
     }
     return RPC_INTERNAL;
 }
@@ -68,6 +72,8 @@ const char *rpc_code_name(int code) {
         return "NOT_FOUND";
     case RPC_ALREADY_EXISTS:
         return "ALREADY_EXISTS";
+    case RPC_PERMISSION_DENIED:
+        return "PERMISSION_DENIED";
     case RPC_RESOURCE_EXHAUSTED:
         return "RESOURCE_EXHAUSTED";
     case RPC_UNIMPLEMENTED:
@@ -208,6 +214,7 @@ static int submit(cuzk_engine *e, const Cuzk__V1__SubmitProofRequest *m,
         return -1;
     }
     r.held_bytes = probe ? probe->held : 0; /* the transport counted the message's copies */
+    r.owner = probe ? probe->peer : NULL;
     char err[CUZK_ERROR_LEN] = "";
     cuzk_status st = cuzk_engine_submit(e, &r, info, err);
     free_request(&r);
@@ -388,16 +395,25 @@ static void do_prove(cuzk_engine *e, const uint8_t *req, size_t len, const rpc_c
         cuzk__v1__prove_request__free_unpacked(m, NULL);
 }
 
-static void do_cancel(cuzk_engine *e, const uint8_t *req, size_t len, rpc_reply *out) {
+static void do_cancel(cuzk_engine *e, const uint8_t *req, size_t len, const rpc_call_probe *probe,
+                      rpc_reply *out) {
     Cuzk__V1__CancelProofRequest *m = cuzk__v1__cancel_proof_request__unpack(NULL, len, req);
     if (m == NULL) {
         fail(out, RPC_INVALID_ARGUMENT, "CancelProofRequest does not decode");
         return;
     }
     int was_running = 0;
-    cuzk_status st = m->job_id[0] ? cuzk_engine_cancel(e, m->job_id, &was_running) : CUZK_E_INVALID;
+    /* a privileged caller (or none: in-process) may cancel any job */
+    const char *caller = probe && !probe->privileged ? (probe->peer ? probe->peer : "") : NULL;
+    cuzk_status st =
+        m->job_id[0] ? cuzk_engine_cancel_as(e, m->job_id, caller, &was_running) : CUZK_E_INVALID;
     if (m->job_id[0] == 0) {
         fail(out, RPC_INVALID_ARGUMENT, "missing job_id");
+    } else if (st == CUZK_E_DENIED) {
+        fail(out, RPC_PERMISSION_DENIED,
+             "job \"%.200s\" was submitted by another connection: only that connection, or a "
+             "caller presenting the daemon's shared secret, may cancel it",
+             m->job_id);
     } else if (st != CUZK_OK) {
         fail(out, rpc_code_from_status(st), "%s job \"%.200s\"", cuzk_status_name(st), m->job_id);
     } else {
@@ -552,7 +568,7 @@ void rpc_handle(cuzk_engine *e, rpc_method m, const uint8_t *req, size_t len,
         do_prove(e, req, len, probe, out);
         break;
     case RPC_CANCEL_PROOF:
-        do_cancel(e, req, len, out);
+        do_cancel(e, req, len, probe, out);
         break;
     case RPC_GET_STATUS:
         do_status(e, req, len, out);
