@@ -56,11 +56,13 @@ typedef enum {
     CUZK_E_EXHAUSTED = 5,   /* queue full / over budget: RESOURCE_EXHAUSTED */
     CUZK_E_SHUTDOWN = 6,    /* engine is draining: UNAVAILABLE */
     CUZK_E_INTERNAL = 7,    /* anything else: INTERNAL */
-    CUZK_E_EXISTS = 8       /* request_id already names a different request: ALREADY_EXISTS */
+    CUZK_E_EXISTS = 8,      /* request_id already names a different request: ALREADY_EXISTS */
+    CUZK_E_DENIED = 9       /* the caller may not (another's job): PERMISSION_DENIED */
 } cuzk_status;
 
 #define CUZK_ERROR_LEN 512
 #define CUZK_JOB_ID_LEN 128 /* longest job id, NUL included */
+#define CUZK_OWNER_LEN 256  /* longest job owner (cuzk_request.owner), NUL included */
 
 /* A proof request: the fields of cuzk.v1.SubmitProofRequest. */
 typedef struct {
@@ -79,6 +81,16 @@ typedef struct {
     const uint8_t *randomness; /* 32 bytes or NULL */
     uint32_t partition_index;
     const uint8_t *comm_r_old, *comm_r_new, *comm_d_new; /* 32 bytes each or NULL */
+    /* Request bytes the caller counted already (cuzk_engine_hold_request's
+     * *held for the message this request came in): submit takes only what
+     * its copies need beyond them, so a caller that holds enough never waits
+     * for memory while holding some.  0: submit counts the copies itself. */
+    uint64_t held_bytes;
+    /* Who submitted it (the daemon: the caller's connection, as gRPC names
+     * its peer), the one caller besides a privileged one that may cancel it
+     * (cuzk_engine_cancel_as); NULL or "" = anyone.  A request that returns
+     * a known job (request_id) leaves that job's owner as it was. */
+    const char *owner;
 } cuzk_request;
 
 typedef struct {
@@ -188,6 +200,22 @@ void cuzk_engine_free(cuzk_engine *e); /* shuts down first if needed */
  * starts a new job. */
 cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_request *req, cuzk_submit_info *info,
                                char err[CUZK_ERROR_LEN]);
+/* The memory budget's share for a received request message (the daemon's
+ * gRPC receive limit is the smaller of this and its own maximum): a message
+ * is held in several copies while it is submitted (engine/memory.h), and
+ * those copies may take at most half the budget, so the other half is left
+ * for the work that proves it; a bigger message could be held only by
+ * starving the proofs. */
+uint64_t cuzk_engine_request_limit(cuzk_engine *e);
+/* Counts a received request message of message_len bytes in the budget for
+ * as long as the caller holds it and its copies (the daemon: from the
+ * payload's arrival until the request is decoded and submitted): *held is
+ * what was counted, to be handed to cuzk_engine_release_request and set as
+ * the request's held_bytes.  Waits while other requests hold bytes that
+ * will come back; CUZK_E_EXHAUSTED naming the budget when it can never fit. */
+cuzk_status cuzk_engine_hold_request(cuzk_engine *e, uint64_t message_len, uint64_t *held,
+                                     char err[CUZK_ERROR_LEN]);
+void cuzk_engine_release_request(cuzk_engine *e, uint64_t held);
 /* Waits for a job's final state; timeout_ms 0 = forever.  CUZK_E_TIMEOUT
  * leaves the job running; out->state then holds its current state. */
 cuzk_status cuzk_engine_await(cuzk_engine *e, const char *job_id, uint64_t timeout_ms,
@@ -195,6 +223,11 @@ cuzk_status cuzk_engine_await(cuzk_engine *e, const char *job_id, uint64_t timeo
 /* Queued jobs are removed at once; running jobs stop at the next partition
  * boundary.  *was_running tells which. */
 cuzk_status cuzk_engine_cancel(cuzk_engine *e, const char *job_id, int *was_running);
+/* cuzk_engine_cancel on behalf of caller: CUZK_E_DENIED (nothing cancelled)
+ * when the job has an owner other than caller.  caller NULL is privileged
+ * (the daemon's shared secret; in-process callers): any job. */
+cuzk_status cuzk_engine_cancel_as(cuzk_engine *e, const char *job_id, const char *caller,
+                                  int *was_running);
 /* A caller waits for job_id's proof (the server's Prove, after its submit;
  * created: that submit made the job).  Pairs with cuzk_engine_abandon. */
 cuzk_status cuzk_engine_attach(cuzk_engine *e, const char *job_id, int created);

@@ -49,8 +49,8 @@ int cli_prove_checked(groth16_proof *proof, const char *cmd, unsigned long long 
     fr r, s;
     if (pr->rs_seed && cli_rs_from_seed(&r, &s, pr->rs_seed, rs_index))
         return -1;
-    const groth16_prove_opts o = {pr->backend, pr->threads, pr->rs_seed ? &r : NULL,
-                                  pr->rs_seed ? &s : NULL, 1};
+    const groth16_prove_opts o = {
+        pr->backend, pr->threads, pr->rs_seed ? &r : NULL, pr->rs_seed ? &s : NULL, 1, NULL};
     char err[512];
     const groth16_synth_source src = {
         synth, ctx, pr->pce, pr->witness, ctx, pr->threads, groth16_backend_defers_abc(pr->backend),

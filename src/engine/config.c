@@ -32,9 +32,9 @@ void cuzk_engine_config_defaults(cuzk_engine_config *c) {
 }
 
 const char *cuzk_status_name(cuzk_status s) {
-    static const char *names[] = {"ok",        "invalid argument", "unsupported",
-                                  "not found", "timeout",          "exhausted",
-                                  "shutdown",  "internal",         "already exists"};
+    static const char *names[] = {
+        "ok",        "invalid argument", "unsupported", "not found",      "timeout",
+        "exhausted", "shutdown",         "internal",    "already exists", "permission denied"};
     return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "unknown";
 }
 

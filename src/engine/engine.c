@@ -295,10 +295,12 @@ static uint64_t request_len(const cuzk_request *r) {
     return n;
 }
 
-/* Takes n request bytes under the lock, waiting while others hold request
- * bytes that will be returned when their jobs end; RESOURCE_EXHAUSTED when
- * n can never fit beside the largest working set. */
-static cuzk_status take_request_bytes(cuzk_engine *e, uint64_t n, char err[CUZK_ERROR_LEN]) {
+/* Takes n request bytes under the lock (what: "the request" or "the
+ * message", len its bytes), waiting while others hold request bytes that
+ * will be returned when their jobs end; RESOURCE_EXHAUSTED when n can never
+ * fit beside the largest working set. */
+static cuzk_status take_request_bytes(cuzk_engine *e, uint64_t n, const char *what, uint64_t len,
+                                      char err[CUZK_ERROR_LEN]) {
     while (!mem_request_fits(&e->mem, n)) {
         if (e->stopping) {
             err_set(err, CUZK_ERROR_LEN, "the engine is shutting down");
@@ -306,10 +308,9 @@ static cuzk_status take_request_bytes(cuzk_engine *e, uint64_t n, char err[CUZK_
         }
         if (!e->mem.req_bytes) {
             err_set(err, CUZK_ERROR_LEN,
-                    "memory budget: the request needs %llu bytes (%d x its %llu vanilla bytes) "
-                    "beside %llu for proving (parameters, one partition, pce), budget is %llu",
-                    (unsigned long long)n, MEM_REQUEST_COPIES,
-                    (unsigned long long)(n / MEM_REQUEST_COPIES),
+                    "memory budget: %s needs %llu bytes (%d x its %llu bytes) beside %llu for "
+                    "proving (parameters, one partition, pce), budget is %llu",
+                    what, (unsigned long long)n, MEM_REQUEST_COPIES, (unsigned long long)len,
                     (unsigned long long)(e->mem.work_max + e->mem.pce_bytes),
                     (unsigned long long)e->mem.budget);
             return CUZK_E_EXHAUSTED;
@@ -327,17 +328,43 @@ static cuzk_status take_request_bytes(cuzk_engine *e, uint64_t n, char err[CUZK_
 }
 
 static void put_request_bytes(cuzk_engine *e, uint64_t n) {
+    if (!n)
+        return;
     pthread_mutex_lock(&e->mu);
     mem_put_req(&e->mem, n);
     pthread_cond_broadcast(&e->cv_done);
     pthread_mutex_unlock(&e->mu);
 }
 
+uint64_t cuzk_engine_request_limit(cuzk_engine *e) {
+    return e ? e->mem.budget / (2 * MEM_REQUEST_COPIES) : 0;
+}
+
+cuzk_status cuzk_engine_hold_request(cuzk_engine *e, uint64_t message_len, uint64_t *held,
+                                     char err[CUZK_ERROR_LEN]) {
+    *held = 0;
+    if (!e || !message_len)
+        return CUZK_OK;
+    uint64_t n = MEM_REQUEST_COPIES * message_len;
+    pthread_mutex_lock(&e->mu);
+    cuzk_status st = take_request_bytes(e, n, "the message", message_len, err);
+    pthread_mutex_unlock(&e->mu);
+    if (st == CUZK_OK)
+        *held = n;
+    return st;
+}
+
+void cuzk_engine_release_request(cuzk_engine *e, uint64_t held) {
+    if (e)
+        put_request_bytes(e, held);
+}
+
 /* The prover's working memory on the host for one partition of plan's
  * circuit (0 when its shape is unknown: a circuit the providers did not
  * count).  A GPU's working memory is on the device: its host side is the
- * pinned pool, made once, so GPU devices reserve none (the CPU retry of a
- * GPU proof that failed self-verification, a rare path, is not counted). */
+ * pinned pool, made once, so GPU devices reserve none (the CPU re-proof of a
+ * GPU proof that failed self-verification, a rare path, reserves its own
+ * when it runs: pipeline.c's retry_acquire). */
 static uint64_t prove_scratch(cuzk_engine *e, const engine_plan *plan) {
     pce_shape_counts c;
     if (e->n_devices > 0 && e->devices[0].ordinal >= 0 && !e->devices[0].simulated)
@@ -428,8 +455,10 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_request *req, cuzk_sub
         return CUZK_E_EXHAUSTED;
     }
     engine_circuit_provider p = e->providers[req->kind];
+    /* the request's copies, less what its caller counted already */
     uint64_t req_len = request_len(req), held = MEM_REQUEST_COPIES * req_len;
-    cuzk_status st = take_request_bytes(e, held, err);
+    held = held > req->held_bytes ? held - req->held_bytes : 0;
+    cuzk_status st = held ? take_request_bytes(e, held, "the request", req_len, err) : CUZK_OK;
     pthread_mutex_unlock(&e->mu);
     if (st != CUZK_OK)
         return st;
@@ -481,6 +510,7 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_request *req, cuzk_sub
             st = CUZK_E_INTERNAL;
         } else {
             memcpy(j->digest, digest, sizeof j->digest);
+            snprintf(j->owner, sizeof j->owner, "%s", req->owner ? req->owner : "");
             j->prove_scratch = scratch;
             j->request_bytes = req_len;
             mem_take_req(&e->mem, req_len);
@@ -563,6 +593,11 @@ static void cancel_locked(cuzk_engine *e, engine_job *j, int *was_running, int a
 }
 
 cuzk_status cuzk_engine_cancel(cuzk_engine *e, const char *job_id, int *was_running) {
+    return cuzk_engine_cancel_as(e, job_id, NULL, was_running);
+}
+
+cuzk_status cuzk_engine_cancel_as(cuzk_engine *e, const char *job_id, const char *caller,
+                                  int *was_running) {
     int dummy;
     if (!was_running)
         was_running = &dummy;
@@ -570,11 +605,16 @@ cuzk_status cuzk_engine_cancel(cuzk_engine *e, const char *job_id, int *was_runn
     if (!e || !job_id)
         return CUZK_E_INVALID;
     pthread_mutex_lock(&e->mu);
+    cuzk_status st = CUZK_E_NOT_FOUND;
     engine_job *j = job_table_find(&e->jobs, job_id);
-    if (j)
+    if (j && caller && j->owner[0] && strncmp(j->owner, caller, sizeof j->owner - 1) != 0) {
+        st = CUZK_E_DENIED; /* another connection's job */
+    } else if (j) {
         cancel_locked(e, j, was_running, 0);
+        st = CUZK_OK;
+    }
     pthread_mutex_unlock(&e->mu);
-    return j ? CUZK_OK : CUZK_E_NOT_FOUND;
+    return st;
 }
 
 cuzk_status cuzk_engine_attach(cuzk_engine *e, const char *job_id, int created) {

@@ -68,6 +68,7 @@ typedef struct {
     int collector_waiting;
     uint64_t mem_budget, mem_peak, part_actual_peak, mem_waits;
     uint64_t part_reserved_peak, mem_shrinks, mem_regrows;
+    uint64_t mem_retry_reserved, mem_retry_peak; /* CPU re-proofs' reservations (memory.h) */
     unsigned synth_active_peak, prove_active_peak, prove_threads_max;
     uint64_t srs_loads, srs_demotions;
     uint64_t cpu_retries, self_verify_failures;

@@ -50,10 +50,11 @@ typedef struct engine_job {
     struct engine_job *h_next;          /* table bucket chain */
     struct engine_job *f_next;          /* retention list */
     int in_table;
-    uint8_t digest[32]; /* of the request's content: de-duplication by request_id */
-    int abandoned;      /* cancelled because its caller went away: the id may be reused */
-    unsigned waiters;   /* Prove callers attached (cuzk_engine_attach) */
-    int prove_created;  /* a Prove created it: its last caller leaving abandons it */
+    uint8_t digest[32];         /* of the request's content: de-duplication by request_id */
+    int abandoned;              /* cancelled because its caller went away: the id may be reused */
+    unsigned waiters;           /* Prove callers attached (cuzk_engine_attach) */
+    char owner[CUZK_OWNER_LEN]; /* who may cancel it besides a privileged caller; "" = anyone */
+    int prove_created;          /* a Prove created it: its last caller leaving abandons it */
     /* memory (engine/memory.h): plan.partition_bytes is the per-partition
      * reservation, the provider's bound plus prove_scratch, the prover's
      * working memory; request_bytes are held until the job is final */

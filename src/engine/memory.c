@@ -40,6 +40,18 @@ void mem_put_parts(mem_budget *m, uint64_t n) {
     m->part_bytes -= n < m->part_bytes ? n : m->part_bytes;
 }
 
+void mem_take_retry(mem_budget *m, uint64_t n) {
+    m->retry_bytes += n;
+    if (m->retry_bytes > m->peak_retry_bytes)
+        m->peak_retry_bytes = m->retry_bytes;
+    mem_take_parts(m, n);
+}
+
+void mem_put_retry(mem_budget *m, uint64_t n) {
+    m->retry_bytes -= n < m->retry_bytes ? n : m->retry_bytes;
+    mem_put_parts(m, n);
+}
+
 int mem_request_fits(const mem_budget *m, uint64_t n) {
     uint64_t fixed = m->work_max + m->pce_bytes;
     return fixed <= m->budget && n <= m->budget - fixed && m->req_bytes <= m->budget - fixed - n;

@@ -19,10 +19,21 @@
  * classic bound, never holding one while waiting (group_reserve_classic,
  * engine/batch.h).  A pce that does not fit is not
  * kept (classic synthesis instead) rather than pushing used past budget.
+ * The CPU re-proof of a proof that failed self-verification reserves the
+ * CPU prover's working memory beyond what its partition holds (all of it
+ * after a GPU, which reserves none; with a deferred partition also the
+ * a, b, c it expands) like a classic retry, new reservations waiting behind
+ * it, and is refused, failing that proof with a message naming the budget,
+ * when nothing running could give the memory back.
  *
  * Request bytes: a request's vanilla bytes times MEM_REQUEST_COPIES while
  * it is submitted (the caller's encoded message, its decoded copy, the plan
- * being decoded), then once (the plan) until the job is final.  They come
+ * being decoded), then once (the plan) until the job is final.  The daemon
+ * counts a received message the same way from its arrival
+ * (cuzk_engine_hold_request: MEM_REQUEST_COPIES times the message's bytes,
+ * covering the message, protobuf's decoded copy and the plan) until it has
+ * freed both, and submit takes no more for a request its caller counted;
+ * gRPC refuses a message over cuzk_engine_request_limit before reading it.  They come
  * from a share of the budget that leaves work_max plus the pce matrices
  * free: work_max is the largest working set (parameters + one batch's
  * partition reservations) of any circuit accepted so far, so queued requests can never starve the
@@ -42,8 +53,9 @@ typedef struct {
     uint64_t part_actual; /* bytes the synthesized partitions own now */
     uint64_t pce_bytes;   /* recorded matrices kept by the PCE manager (engine/pce.h) */
     uint64_t req_bytes;   /* request bytes of submitted, not yet final jobs */
+    uint64_t retry_bytes; /* CPU re-proofs' reservations (part of part_bytes) */
     uint64_t work_max;    /* the largest working set accepted (see above) */
-    uint64_t peak_used, peak_part_actual, peak_part_bytes;
+    uint64_t peak_used, peak_part_actual, peak_part_bytes, peak_retry_bytes;
     uint64_t waits;         /* times someone had to wait for memory */
     uint64_t shrinks;       /* deferred partitions' reservations shrunk once made */
     uint64_t regrows;       /* reservations given back to wait for the classic bound */
@@ -66,6 +78,9 @@ void mem_take_pce(mem_budget *m, uint64_t n);
 void mem_put_pce(mem_budget *m, uint64_t n);
 void mem_take_parts(mem_budget *m, uint64_t n);
 void mem_put_parts(mem_budget *m, uint64_t n);
+/* A CPU re-proof's working memory, a partition reservation of its own. */
+void mem_take_retry(mem_budget *m, uint64_t n);
+void mem_put_retry(mem_budget *m, uint64_t n);
 /* Request bytes (see above). */
 #define MEM_REQUEST_COPIES 3
 /* 1 when n more request bytes fit beside the request bytes held and a

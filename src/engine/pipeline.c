@@ -34,7 +34,8 @@
  * (pick_group: CRITICAL first to any free device; otherwise a device that
  * holds the set, elsewhere only when none holding it is free), proves it,
  * self-verifies every proof against the set's prepared vk, re-proves a
- * failure once on the CPU backend (counted and logged), and stores each
+ * failure once on the CPU backend (its working memory reserved in the
+ * budget first: retry_acquire; counted and logged), and stores each
  * proof in its job's slot for that partition: proofs are reassembled in
  * partition order, whichever devices made them.  A device fault puts the
  * group back in the queue and the device out of rotation; with no device
@@ -246,6 +247,80 @@ static int classic_retry(cuzk_engine *e, engine_group *g, size_t k, groth16_proo
     return ok;
 }
 
+/* ---- the CPU re-proof's memory (memory.h) ------------------------------------------ */
+
+typedef struct {
+    cuzk_engine *e;
+    const engine_group *g;
+    uint64_t held;
+} retry_budget;
+
+/* Host bytes a CPU re-proof of p needs beyond what its member reserved: the
+ * CPU prover's working memory (in the member's reservation only on a CPU
+ * device) and, for a deferred partition, the a, b, c and aux it expands. */
+static uint64_t cpu_retry_bytes(const cuzk_engine *e, const engine_group *g,
+                                const r1cs_partition *p) {
+    uint64_t need =
+        groth16_cpu_scratch_bytes(p->num_constraints, p->num_inputs, p->num_aux, e->prover_threads);
+    if (r1cs_partition_deferred(p))
+        need += (3 * (uint64_t)p->num_constraints + p->num_aux) * sizeof(fr);
+    uint64_t have = 0;
+    for (size_t k = 0; k < g->n; k++)
+        if (&g->parts[k] == p && g->jobs[k])
+            have = g->jobs[k]->prove_scratch;
+    return need > have ? need - have : 0;
+}
+
+/* groth16_retry_guard.acquire: reserves the re-proof's bytes, waiting as a
+ * classic retry does (new reservations behind it); refused when they exceed
+ * the budget or nothing running could give memory back. */
+static int retry_acquire(void *ctx, const r1cs_partition *p, char *why, size_t cap) {
+    retry_budget *rb = ctx;
+    cuzk_engine *e = rb->e;
+    uint64_t need = cpu_retry_bytes(e, rb->g, p);
+    rb->held = 0;
+    if (!need)
+        return 0;
+    pthread_mutex_lock(&e->mu);
+    e->mem.retry_waiting++;
+    int rc = 0;
+    for (;;) {
+        if (need <= e->mem.budget && engine_pce_make_room(e, need, NULL)) {
+            mem_take_retry(&e->mem, need);
+            rb->held = need;
+            break;
+        }
+        /* memory comes back only from synthesis and other provers */
+        if (need > e->mem.budget || (!e->synth_active && e->prove_active <= e->mem.retry_waiting)) {
+            snprintf(why, cap,
+                     "memory budget: the CPU re-proof needs %llu bytes, %llu of %llu in use and "
+                     "nothing running to give them back",
+                     (unsigned long long)need, (unsigned long long)mem_used(&e->mem),
+                     (unsigned long long)e->mem.budget);
+            rc = -1;
+            break;
+        }
+        e->mem.waits++;
+        pthread_cond_wait(&e->cv_mem, &e->mu);
+    }
+    e->mem.retry_waiting--;
+    pthread_cond_broadcast(&e->cv_mem);
+    pthread_mutex_unlock(&e->mu);
+    return rc;
+}
+
+static void retry_release(void *ctx, const r1cs_partition *p) {
+    retry_budget *rb = ctx;
+    (void)p;
+    if (!rb->held)
+        return;
+    pthread_mutex_lock(&rb->e->mu);
+    mem_put_retry(&rb->e->mem, rb->held);
+    pthread_cond_broadcast(&rb->e->cv_mem);
+    pthread_mutex_unlock(&rb->e->mu);
+    rb->held = 0;
+}
+
 static void *prover_main(void *arg) {
     struct engine_prover_arg *pa = arg;
     cuzk_engine *e = pa->e;
@@ -319,12 +394,18 @@ static void *prover_main(void *arg) {
             faulted = device_call(e, d, inject, proofs, g, m, rs, &prove_ms, &st, fault);
         if (!oom && !faulted) {
             /* self-verify, re-prove a failure once on the CPU backend */
-            const groth16_prove_opts o = {d->backend, e->prover_threads, rs, rs ? rs + m : NULL,
-                                          verify};
+            retry_budget rb = {e, g, 0};
+            const groth16_retry_guard guard = {retry_acquire, retry_release, &rb};
+            const groth16_prove_opts o = {
+                d->backend, e->prover_threads, rs, rs ? rs + m : NULL, verify, &guard};
             groth16_check_proofs(proofs, chk, g->parts, m, &s->data, &s->pvk, &o, st, fault);
             for (size_t k = 0; k < m; k++) { /* a PCE partition's failure: classic, once */
-                const groth16_prove_opts o1 = {d->backend, e->prover_threads, rs ? rs + k : NULL,
-                                               rs ? rs + m + k : NULL, verify};
+                const groth16_prove_opts o1 = {d->backend,
+                                               e->prover_threads,
+                                               rs ? rs + k : NULL,
+                                               rs ? rs + m + k : NULL,
+                                               verify,
+                                               &guard};
                 double t = engine_now(e);
                 if (!chk[k].ok && classic_retry(e, g, k, &proofs[k], &chk[k], s, &o1))
                     prove_ms += engine_now(e) - t;

@@ -111,6 +111,8 @@ void engine_debug_stats_get(cuzk_engine *e, engine_debug_stats *out) {
     out->part_reserved_peak = e->mem.peak_part_bytes;
     out->mem_shrinks = e->mem.shrinks;
     out->mem_regrows = e->mem.regrows;
+    out->mem_retry_reserved = e->mem.retry_bytes;
+    out->mem_retry_peak = e->mem.peak_retry_bytes;
     out->srs_loads = e->srs.loads;
     out->srs_demotions = e->srs.demotions;
     out->cpu_retries = e->cpu_retries;

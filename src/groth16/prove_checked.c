@@ -142,6 +142,12 @@ static void retry_cpu(groth16_proof *proof, groth16_proof_check *c, const r1cs_p
                       const groth16_prove_opts *o) {
     char first[sizeof c->msg], why[256];
     snprintf(first, sizeof first, "%s", c->msg);
+    const groth16_retry_guard *g = o->retry_guard;
+    if (g && g->acquire(g->ctx, p, why, sizeof why)) {
+        snprintf(c->msg, sizeof c->msg, "%.180s; not proved again on the CPU backend: %.180s",
+                 first, why);
+        return;
+    }
     c->retried = 1;
     groth16_error ge = {0};
     if (groth16_backend_prove(&groth16_backend_cpu, proof, p, 1, srs, o->r ? &o->r[k] : NULL,
@@ -154,6 +160,8 @@ static void retry_cpu(groth16_proof *proof, groth16_proof_check *c, const r1cs_p
         c->ok = 1;
         snprintf(c->msg, sizeof c->msg, "%.180s; proved again on the CPU backend", first);
     }
+    if (g)
+        g->release(g->ctx, p);
 }
 
 size_t groth16_check_proofs(groth16_proof *proofs, groth16_proof_check *chk,

@@ -62,11 +62,22 @@ int groth16_synthesize_source(r1cs_partition *out, const groth16_synth_source *s
                               const fr *inputs, size_t n_inputs, int *fell_back, char *note,
                               size_t note_cap, char *err, size_t cap);
 
+/* The memory of a CPU re-proof, which the caller may have to find first
+ * (the engine reserves it in its budget): acquire returns 0 to go ahead, or
+ * -1 with a message in why to refuse the re-proof (the proof then fails with
+ * that message); release follows every acquire that returned 0. */
+typedef struct {
+    int (*acquire)(void *ctx, const r1cs_partition *p, char *why, size_t cap);
+    void (*release)(void *ctx, const r1cs_partition *p);
+    void *ctx;
+} groth16_retry_guard;
+
 typedef struct {
     const groth16_backend *backend;
     unsigned threads;
-    const fr *r, *s; /* one per partition, or NULL for fresh values */
-    int self_verify; /* 0: hand out what the backend returns unchecked */
+    const fr *r, *s;                        /* one per partition, or NULL for fresh values */
+    int self_verify;                        /* 0: hand out what the backend returns unchecked */
+    const groth16_retry_guard *retry_guard; /* NULL: the CPU re-proof just runs */
 } groth16_prove_opts;
 
 /* What became of one partition's proof. */
@@ -83,8 +94,8 @@ typedef struct {
  * message when not GROTH16_OK): each proof is self-verified (o->self_verify)
  * against its own input[1..], and one that fails, or every one when the
  * call failed, is proved once more on the CPU backend with the same r, s
- * and verified.  o->backend names the backend in messages.  chk has n
- * entries.  Returns the number of good proofs. */
+ * (within o->retry_guard when set) and verified.  o->backend names the backend in messages.  chk
+ * has n entries.  Returns the number of good proofs. */
 size_t groth16_check_proofs(groth16_proof *proofs, groth16_proof_check *chk,
                             const r1cs_partition *parts, size_t n, const groth16_params_data *srs,
                             const groth16_pvk *pvk, const groth16_prove_opts *o, groth16_status st,

@@ -73,6 +73,9 @@ typedef struct call {
     grpc_metadata_array md;
     grpc_call_details details; /* unregistered calls only */
     grpc_byte_buffer *payload;
+    grpc_slice request; /* the payload read whole (have_request), while the handler needs it */
+    int have_request;
+    uint64_t held; /* what the engine's budget counts for the request (memory.h) */
     grpc_byte_buffer *resp;
     int close_cancelled;
     atomic_int gone;
@@ -185,29 +188,59 @@ static void send_reply(call *c, rpc_reply *r) {
 }
 
 static int call_gone(void *arg) { return atomic_load(&((call *)arg)->gone); }
+static int call_has_secret(grpc_service *s, call *c);
+
+/* The request's bytes and their count go back (the handler's thread only). */
+static void call_drop_request(void *arg) {
+    call *c = arg;
+    if (c->payload) {
+        grpc_byte_buffer_destroy(c->payload);
+        c->payload = NULL;
+    }
+    if (c->have_request) {
+        grpc_slice_unref(c->request);
+        c->have_request = 0;
+    }
+    cuzk_engine_release_request(c->svc->engine, c->held);
+    c->held = 0;
+}
 
 static void run_handler(call *c) {
     const uint8_t *data = NULL;
     size_t len = 0;
-    grpc_slice all;
-    int have_slice = 0;
+    rpc_reply r;
+    memset(&r, 0, sizeof r);
+    /* counted before it is copied: gRPC has the message, the copies follow */
+    cuzk_status st = cuzk_engine_hold_request(
+        c->svc->engine, c->payload ? grpc_byte_buffer_length(c->payload) : 0, &c->held, r.message);
+    if (st != CUZK_OK) {
+        r.code = rpc_code_from_status(st);
+        call_drop_request(c);
+        slog(SLOG_WARN, "grpc", "call refused method=%s code=%s message=\"%s\"",
+             rpc_method_path[c->method], rpc_code_name(r.code), r.message);
+        send_reply(c, &r);
+        return;
+    }
     if (c->payload) {
         grpc_byte_buffer_reader rd;
         if (grpc_byte_buffer_reader_init(&rd, c->payload)) {
-            all = grpc_byte_buffer_reader_readall(&rd);
+            c->request = grpc_byte_buffer_reader_readall(&rd);
             grpc_byte_buffer_reader_destroy(&rd);
-            data = GRPC_SLICE_START_PTR(all);
-            len = GRPC_SLICE_LENGTH(all);
-            have_slice = 1;
+            data = GRPC_SLICE_START_PTR(c->request);
+            len = GRPC_SLICE_LENGTH(c->request);
+            c->have_request = 1;
         }
         grpc_byte_buffer_destroy(c->payload);
         c->payload = NULL;
     }
-    rpc_call_probe probe = {call_gone, c};
-    rpc_reply r;
+    /* the connection owns the jobs it submits; the secret may cancel any
+     * (over a unix socket every peer may look alike: the secret tells) */
+    char *peer = grpc_call_get_peer(c->gcall);
+    rpc_call_probe probe = {call_gone,         c,    c->held,
+                            call_drop_request, peer, call_has_secret(c->svc, c)};
     rpc_handle(c->svc->engine, (rpc_method)c->method, data, len, &probe, &r);
-    if (have_slice)
-        grpc_slice_unref(all);
+    gpr_free(peer);
+    call_drop_request(c);
     if (r.code != RPC_OK)
         slog(r.code == RPC_CANCELLED ? SLOG_INFO : SLOG_WARN, "grpc",
              "call failed method=%s code=%s message=\"%s\"", rpc_method_path[c->method],
@@ -237,16 +270,11 @@ static int same_secret(const char *a, size_t an, const char *b, size_t bn) {
     return diff == 0;
 }
 
-/* With a secret: a call from the unix socket (guarded by its file mode) or
- * one carrying "authorization: Bearer <secret>". */
-static int call_authorized(grpc_service *s, call *c) {
+/* 1 when the daemon has a secret and the call carries "authorization:
+ * Bearer <secret>". */
+static int call_has_secret(grpc_service *s, call *c) {
     if (s->token[0] == 0)
-        return 1;
-    char *peer = grpc_call_get_peer(c->gcall);
-    int local = peer && strncmp(peer, "unix:", 5) == 0;
-    gpr_free(peer);
-    if (local)
-        return 1;
+        return 0;
     size_t tn = strlen(s->token);
     for (size_t i = 0; i < c->md.count; i++) {
         const grpc_metadata *m = &c->md.metadata[i];
@@ -258,6 +286,17 @@ static int call_authorized(grpc_service *s, call *c) {
             return 1;
     }
     return 0;
+}
+
+/* With a secret: a call from the unix socket (guarded by its file mode) or
+ * one carrying the secret. */
+static int call_authorized(grpc_service *s, call *c) {
+    if (s->token[0] == 0)
+        return 1;
+    char *peer = grpc_call_get_peer(c->gcall);
+    int local = peer && strncmp(peer, "unix:", 5) == 0;
+    gpr_free(peer);
+    return local || call_has_secret(s, c);
 }
 
 /* A new call arrived on the queue thread. */
@@ -541,7 +580,10 @@ grpc_service *grpc_service_start(cuzk_engine *engine, const cuzk_daemon_options 
     gpr_set_log_function(grpc_log_to_slog);
     grpc_init();
     grpc_args_set args;
-    s->server = grpc_server_create(grpc_args_fill(&args, 1), NULL);
+    uint64_t max_receive = cuzk_engine_request_limit(engine);
+    if (max_receive > GRPC_ARGS_MAX_MESSAGE)
+        max_receive = GRPC_ARGS_MAX_MESSAGE;
+    s->server = grpc_server_create(grpc_args_fill(&args, 1, max_receive), NULL);
     s->cq = grpc_completion_queue_create_for_next(NULL);
     grpc_server_register_completion_queue(s->server, s->cq, NULL);
     for (int m = 0; m < RPC_METHOD_COUNT; m++) {
@@ -580,9 +622,11 @@ grpc_service *grpc_service_start(cuzk_engine *engine, const cuzk_daemon_options 
         goto fail;
     }
     if (s->unix_path[0])
-        slog(SLOG_INFO, "grpc", "serving cuzk.v1 listen=unix://%s", s->unix_path);
+        slog(SLOG_INFO, "grpc", "serving cuzk.v1 listen=unix://%s max_receive=%llu", s->unix_path,
+             (unsigned long long)max_receive);
     else
-        slog(SLOG_INFO, "grpc", "serving cuzk.v1 listen=%s port=%d", listen, s->port);
+        slog(SLOG_INFO, "grpc", "serving cuzk.v1 listen=%s port=%d max_receive=%llu", listen,
+             s->port, (unsigned long long)max_receive);
     if (!s->unix_path[0] && !grpc_listen_is_loopback(listen))
         slog(SLOG_WARN, "grpc",
              "REMOTE ACCESS ENABLED: cuzk.v1 is reachable from other hosts listen=%s "

@@ -7,7 +7,9 @@
  * at most AWAIT_SLICE_MS at a time and looks at the call probe in between, so
  * a client that cancels or runs out of deadline is noticed within one slice
  * -- Prove then cancels the job it created, AwaitProof just stops waiting
- * (the job belongs to whoever submitted it). */
+ * (the job belongs to whoever submitted it).  A job's owner is the
+ * connection that submitted it (the probe's peer): CancelProof from another
+ * connection is PERMISSION_DENIED unless it presented the shared secret. */
 #include "server/rpc.h"
 
 #include <inttypes.h>
@@ -48,6 +50,8 @@ int rpc_code_from_status(cuzk_status s) {
         return RPC_INTERNAL;
     case CUZK_E_EXISTS:
         return RPC_ALREADY_EXISTS;
+    case CUZK_E_DENIED:
+        return RPC_PERMISSION_DENIED;
     }
     return RPC_INTERNAL;
 }
@@ -68,6 +72,8 @@ const char *rpc_code_name(int code) {
         return "NOT_FOUND";
     case RPC_ALREADY_EXISTS:
         return "ALREADY_EXISTS";
+    case RPC_PERMISSION_DENIED:
+        return "PERMISSION_DENIED";
     case RPC_RESOURCE_EXHAUSTED:
         return "RESOURCE_EXHAUSTED";
     case RPC_UNIMPLEMENTED:
@@ -198,8 +204,8 @@ static void free_request(cuzk_request *r) {
 }
 
 /* Submits; fills info or out's error.  Logs every decision. */
-static int submit(cuzk_engine *e, const Cuzk__V1__SubmitProofRequest *m, cuzk_submit_info *info,
-                  rpc_reply *out) {
+static int submit(cuzk_engine *e, const Cuzk__V1__SubmitProofRequest *m,
+                  const rpc_call_probe *probe, cuzk_submit_info *info, rpc_reply *out) {
     cuzk_request r;
     size_t *lens;
     if (to_request(m, &r, &lens, out) != 0) {
@@ -207,6 +213,8 @@ static int submit(cuzk_engine *e, const Cuzk__V1__SubmitProofRequest *m, cuzk_su
              rpc_code_name(out->code), out->message);
         return -1;
     }
+    r.held_bytes = probe ? probe->held : 0; /* the transport counted the message's copies */
+    r.owner = probe ? probe->peer : NULL;
     char err[CUZK_ERROR_LEN] = "";
     cuzk_status st = cuzk_engine_submit(e, &r, info, err);
     free_request(&r);
@@ -282,14 +290,15 @@ static const char *state_name(cuzk_job_state s) {
 
 /* ---- the methods ---------------------------------------------------------- */
 
-static void do_submit(cuzk_engine *e, const uint8_t *req, size_t len, rpc_reply *out) {
+static void do_submit(cuzk_engine *e, const uint8_t *req, size_t len, const rpc_call_probe *probe,
+                      rpc_reply *out) {
     Cuzk__V1__SubmitProofRequest *m = cuzk__v1__submit_proof_request__unpack(NULL, len, req);
     if (m == NULL) {
         fail(out, RPC_INVALID_ARGUMENT, "SubmitProofRequest does not decode");
         return;
     }
     cuzk_submit_info info;
-    if (submit(e, m, &info, out) == 0) {
+    if (submit(e, m, probe, &info, out) == 0) {
         Cuzk__V1__SubmitProofResponse r = CUZK__V1__SUBMIT_PROOF_RESPONSE__INIT;
         r.job_id = info.job_id;
         r.queue_position = info.queue_position;
@@ -342,7 +351,13 @@ static void do_prove(cuzk_engine *e, const uint8_t *req, size_t len, const rpc_c
     cuzk_submit_info info;
     if (m->submit == NULL) {
         fail(out, RPC_INVALID_ARGUMENT, "missing submit field");
-    } else if (submit(e, m->submit, &info, out) == 0) {
+    } else if (submit(e, m->submit, probe, &info, out) == 0) {
+        /* the job holds its own copy: the request's bytes go back now, not
+         * when the proof is done */
+        cuzk__v1__prove_request__free_unpacked(m, NULL);
+        m = NULL;
+        if (probe && probe->drop)
+            probe->drop(probe->arg);
         cuzk_result res;
         memset(&res, 0, sizeof res);
         cuzk_status st;
@@ -376,19 +391,29 @@ static void do_prove(cuzk_engine *e, const uint8_t *req, size_t len, const rpc_c
         }
         cuzk_result_clear(&res);
     }
-    cuzk__v1__prove_request__free_unpacked(m, NULL);
+    if (m)
+        cuzk__v1__prove_request__free_unpacked(m, NULL);
 }
 
-static void do_cancel(cuzk_engine *e, const uint8_t *req, size_t len, rpc_reply *out) {
+static void do_cancel(cuzk_engine *e, const uint8_t *req, size_t len, const rpc_call_probe *probe,
+                      rpc_reply *out) {
     Cuzk__V1__CancelProofRequest *m = cuzk__v1__cancel_proof_request__unpack(NULL, len, req);
     if (m == NULL) {
         fail(out, RPC_INVALID_ARGUMENT, "CancelProofRequest does not decode");
         return;
     }
     int was_running = 0;
-    cuzk_status st = m->job_id[0] ? cuzk_engine_cancel(e, m->job_id, &was_running) : CUZK_E_INVALID;
+    /* a privileged caller (or none: in-process) may cancel any job */
+    const char *caller = probe && !probe->privileged ? (probe->peer ? probe->peer : "") : NULL;
+    cuzk_status st =
+        m->job_id[0] ? cuzk_engine_cancel_as(e, m->job_id, caller, &was_running) : CUZK_E_INVALID;
     if (m->job_id[0] == 0) {
         fail(out, RPC_INVALID_ARGUMENT, "missing job_id");
+    } else if (st == CUZK_E_DENIED) {
+        fail(out, RPC_PERMISSION_DENIED,
+             "job \"%.200s\" was submitted by another connection: only that connection, or a "
+             "caller presenting the daemon's shared secret, may cancel it",
+             m->job_id);
     } else if (st != CUZK_OK) {
         fail(out, rpc_code_from_status(st), "%s job \"%.200s\"", cuzk_status_name(st), m->job_id);
     } else {
@@ -534,7 +559,7 @@ void rpc_handle(cuzk_engine *e, rpc_method m, const uint8_t *req, size_t len,
         req = empty; /* an empty message may arrive as no payload at all */
     switch (m) {
     case RPC_SUBMIT_PROOF:
-        do_submit(e, req, len, out);
+        do_submit(e, req, len, probe, out);
         break;
     case RPC_AWAIT_PROOF:
         do_await(e, req, len, probe, out);
@@ -543,7 +568,7 @@ void rpc_handle(cuzk_engine *e, rpc_method m, const uint8_t *req, size_t len,
         do_prove(e, req, len, probe, out);
         break;
     case RPC_CANCEL_PROOF:
-        do_cancel(e, req, len, out);
+        do_cancel(e, req, len, probe, out);
         break;
     case RPC_GET_STATUS:
         do_status(e, req, len, out);

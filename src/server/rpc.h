@@ -34,6 +34,7 @@ enum {
     RPC_DEADLINE_EXCEEDED = 4,
     RPC_NOT_FOUND = 5,
     RPC_ALREADY_EXISTS = 6,
+    RPC_PERMISSION_DENIED = 7,
     RPC_RESOURCE_EXHAUSTED = 8,
     RPC_UNIMPLEMENTED = 12,
     RPC_INTERNAL = 13,
@@ -47,15 +48,27 @@ typedef struct {
     size_t body_len;
 } rpc_reply;
 
-/* Tells a waiting handler that its caller went away (client cancelled, the
- * deadline passed, or the server is closing the call). */
+/* The transport's side of a call: gone tells a waiting handler that its
+ * caller went away (client cancelled, the deadline passed, or the server is
+ * closing the call); held is what the transport counted for the request
+ * (cuzk_engine_hold_request), which a submit passes on as held_bytes; drop
+ * (may be NULL) lets a handler that waits long after submitting (Prove)
+ * give the request's bytes and their count back early: req is invalid
+ * after it.  peer names the caller's connection (gRPC's peer address; NULL:
+ * unknown), the owner of the jobs it submits; privileged: it presented the
+ * daemon's shared secret, so it may cancel any job. */
 typedef struct {
     int (*gone)(void *arg);
     void *arg;
+    uint64_t held;
+    void (*drop)(void *arg);
+    const char *peer;
+    int privileged;
 } rpc_call_probe;
 
 /* Runs method m on the packed request req[0..len).  Always fills out; the
- * caller frees out->body.  probe may be NULL (never gone). */
+ * caller frees out->body.  probe may be NULL (never gone, nothing held,
+ * privileged). */
 void rpc_handle(cuzk_engine *e, rpc_method m, const uint8_t *req, size_t len,
                 const rpc_call_probe *probe, rpc_reply *out);
 

@@ -88,6 +88,13 @@ cuzk_status cuzk_engine_cancel(cuzk_engine *e, const char *job_id, int *was_runn
     return job_id[0] == 'n' ? CUZK_E_NOT_FOUND : CUZK_OK;
 }
 
+cuzk_status cuzk_engine_cancel_as(cuzk_engine *e, const char *job_id, const char *caller,
+                                  int *was_running) {
+    if (caller)
+        touch_str(caller, 1 << 20);
+    return cuzk_engine_cancel(e, job_id, was_running);
+}
+
 cuzk_status cuzk_engine_attach(cuzk_engine *e, const char *job_id, int created) {
     (void)e;
     (void)created;

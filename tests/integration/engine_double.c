@@ -27,6 +27,7 @@ typedef struct {
     uint64_t seq;
     uint64_t submitted_ms, started_ms, finished_ms;
     char error[CUZK_ERROR_LEN];
+    char owner[CUZK_OWNER_LEN];
 } job;
 
 typedef struct {
@@ -316,6 +317,7 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_request *r, cuzk_submi
     else
         uuid4(j->id);
     j->kind = r->kind;
+    snprintf(j->owner, sizeof j->owner, "%s", r->owner ? r->owner : "");
     j->prio = r->priority ? r->priority : cuzk_kind_default_priority(r->kind);
     j->state = CUZK_JOB_QUEUED;
     j->seq = e->next_seq++;
@@ -368,13 +370,41 @@ cuzk_status cuzk_engine_await(cuzk_engine *e, const char *job_id, uint64_t timeo
     return st;
 }
 
+/* The double counts no memory; the receive limit follows a configured budget
+ * as the real engine's does (memory.total_budget / 6), else gRPC's own. */
+uint64_t cuzk_engine_request_limit(cuzk_engine *e) {
+    return e->cfg.memory_budget ? e->cfg.memory_budget / 6 : UINT64_MAX;
+}
+
+cuzk_status cuzk_engine_hold_request(cuzk_engine *e, uint64_t message_len, uint64_t *held,
+                                     char err[CUZK_ERROR_LEN]) {
+    (void)e;
+    (void)message_len;
+    (void)err;
+    *held = 0;
+    return CUZK_OK;
+}
+
+void cuzk_engine_release_request(cuzk_engine *e, uint64_t held) {
+    (void)e;
+    (void)held;
+}
+
 cuzk_status cuzk_engine_cancel(cuzk_engine *e, const char *job_id, int *was_running) {
+    return cuzk_engine_cancel_as(e, job_id, NULL, was_running);
+}
+
+/* As the engine's: only the job's owner, or a privileged caller (NULL). */
+cuzk_status cuzk_engine_cancel_as(cuzk_engine *e, const char *job_id, const char *caller,
+                                  int *was_running) {
     *was_running = 0;
     pthread_mutex_lock(&e->mu);
     cuzk_status st = CUZK_OK;
     job *j = find_job(e, job_id);
     if (j == NULL) {
         st = CUZK_E_NOT_FOUND;
+    } else if (caller && j->owner[0] && strcmp(j->owner, caller) != 0) {
+        st = CUZK_E_DENIED;
     } else if (j->state == CUZK_JOB_QUEUED) {
         finish(e, j, CUZK_JOB_CANCELLED, "cancelled by request");
     } else if (j->state == CUZK_JOB_RUNNING) {

@@ -13,7 +13,9 @@ Every RPC is exercised over a unix socket and over TCP: status codes and
 messages for bad requests, Submit/Await (timeouts)/Cancel, Prove, client
 cancellation reaching the engine, duplicate request ids, SRS preload/evict,
 status and metrics over gRPC and HTTP, unknown methods and undecodable
-bytes, a 40 MB request, SIGTERM while a Prove is waiting (exit 0 and a
+bytes, a 40 MB request, a message over the receive limit that the memory
+budget sets, CancelProof only from the submitting connection or with the
+shared secret, SIGTERM while a Prove is waiting (exit 0 and a
 clean answer to the client) in both shutdown modes, and (real engine) a 32 GiB
 PoRep refused under a memory budget too small for it.
 """
@@ -61,16 +63,20 @@ RESP = {"SubmitProof": pb.SubmitProofResponse, "AwaitProof": pb.AwaitProofRespon
 
 
 class Client:
-    def __init__(self, target):
-        self.ch = du.channel(target)
+    def __init__(self, target, own_connection=False):
+        if own_connection:  # not shared with other channels to the same target
+            self.ch = grpc.insecure_channel(target, options=du.GRPC_OPTIONS + [
+                ("grpc.use_local_subchannel_pool", 1)])
+        else:
+            self.ch = du.channel(target)
 
-    def call(self, method, req, timeout=30, raw=False):
+    def call(self, method, req, timeout=30, raw=False, md=None):
         """(response, None) or (None, RpcError)."""
         des = RESP.get(method, pb.GetStatusResponse).FromString
         ser = (lambda b: b) if raw else (lambda m: m.SerializeToString())
         fn = self.ch.unary_unary(SVC + method, request_serializer=ser, response_deserializer=des)
         try:
-            return fn(req, timeout=timeout), None
+            return fn(req, timeout=timeout, metadata=md), None
         except grpc.RpcError as e:
             return None, e
 
@@ -278,6 +284,35 @@ def jobs(d, tag, job_ms):
           f"{tag}: ... and the job was not cancelled (status {r.status if r else e})")
 
 
+def cancel_owner(d, tag, secret=None):
+    """CancelProof belongs to the connection that submitted the job, or to a
+    caller presenting the shared secret: another connection without it gets
+    PERMISSION_DENIED and the job goes on."""
+    if real_rejects(d, tag):
+        return
+    md = [("authorization", f"Bearer {secret}")] if secret else None
+    other = Client(d.listen, own_connection=True)
+    rid = f"owned-{tag}"
+    r, e = d.call("SubmitProof", porep(rid, priority=pb.LOW), md=md)
+    check(e is None, f"{tag}: a job submitted for the ownership check")
+    r, e = other.call("CancelProof", pb.CancelProofRequest(job_id=rid), md=md)
+    if secret:
+        check(e is None, f"{tag}: another connection with the secret cancels it "
+                         f"({e.details() if e else 'ok'})")
+    else:
+        check(code(e) == grpc.StatusCode.PERMISSION_DENIED and "another connection" in e.details(),
+              f"{tag}: another connection's CancelProof -> PERMISSION_DENIED "
+              f"({e.details() if e else r})")
+        r, e = d.call("AwaitProof", pb.AwaitProofRequest(job_id=rid, timeout_ms=100))
+        check(e is None and r.status != pb.AwaitProofResponse.CANCELLED,
+              f"{tag}: ... and the job goes on")
+        r, e = d.call("CancelProof", pb.CancelProofRequest(job_id=rid))
+        check(e is None, f"{tag}: the submitting connection cancels it")
+    r, e = d.call("AwaitProof", pb.AwaitProofRequest(job_id=rid), md=md)
+    check(e is None and r.status == pb.AwaitProofResponse.CANCELLED, f"{tag}: ... CANCELLED")
+    other.close()
+
+
 def srs_and_status(d, tag):
     r, e = d.call("PreloadSRS", pb.PreloadSrsRequest(circuit_id="porep-2k"))
     if DOUBLE:
@@ -412,8 +447,20 @@ port = du.free_port()
 tcp = Daemon("tcp", f"127.0.0.1:{port}", extra='shutdown = "cancel"\n', job_ms=JOB_MS)
 bad_requests(tcp, "tcp")
 jobs(tcp, "tcp", JOB_MS)
+cancel_owner(tcp, "tcp")
 srs_and_status(tcp, "tcp")
 sigterm_during_prove(tcp, "tcp", pb.AwaitProofResponse.CANCELLED)
+
+# ---- with the shared secret, any caller presenting it may cancel any job -----------
+token = os.path.join(tmp, "token")
+with open(token, "w") as f:
+    f.write("s3cret-s3cret-s3cret\n")
+os.chmod(token, 0o600)
+if DOUBLE:  # the real engine refuses these fake vanilla proofs: nothing to cancel
+    sec = Daemon("secret", f"127.0.0.1:{du.free_port()}", status=False, job_ms=JOB_MS,
+                 extra=f'shutdown = "cancel"\nauth_token_file = "{token}"\n')
+    cancel_owner(sec, "secret", secret="s3cret-s3cret-s3cret")
+    check(sec.stop() == 0, "secret: exit 0")
 
 # ---- a full queue: RESOURCE_EXHAUSTED -------------------------------------------
 full = Daemon("full", f"127.0.0.1:{du.free_port()}", status=False, job_ms=JOB_MS,
@@ -451,6 +498,29 @@ if not DOUBLE:
     check(e is None, "budget: the daemon still answers")
     check(small.stop() == 0, "budget: exit 0")
     os.unlink(c1)
+
+# ---- the gRPC receive limit follows the memory budget (issue #46) -----------------
+# total_budget = 64 MiB: a message over a sixth of it is refused by gRPC core from
+# its length prefix (RESOURCE_EXHAUSTED naming the limit) before it is read whole;
+# one under it reaches the engine; the daemon serves on.
+LIMIT = (64 << 20) // 6
+rl = Daemon("recvlimit", f"127.0.0.1:{du.free_port()}", status=False,
+            extra='\n[memory]\ntotal_budget = "64MiB"\n')
+check(f"max_receive={LIMIT}" in rl.logtext(), f"recvlimit: the receive limit is logged ({LIMIT})")
+over = porep("over-limit")
+over.vanilla_proof = b"x" * LIMIT
+r, e = rl.call("SubmitProof", over, timeout=60)
+check(code(e) == grpc.StatusCode.RESOURCE_EXHAUSTED and str(LIMIT) in e.details(),
+      f"recvlimit: a message over the limit -> RESOURCE_EXHAUSTED ({e.details() if e else r})")
+under = porep("under-limit")
+under.vanilla_proof = b"{" + b" " * (1 << 20) + b"}"
+r, e = rl.call("SubmitProof", under, timeout=60)
+check((e is None and r.job_id == "under-limit") or (not DOUBLE and code(e) in REJECTED),
+      f"recvlimit: a 1 MiB message reaches the engine ({e.details() if e else 'accepted'})")
+rl.call("CancelProof", pb.CancelProofRequest(job_id="under-limit"))
+r, e = rl.call("GetStatus", pb.GetStatusRequest())
+check(e is None, "recvlimit: the daemon still answers")
+check(rl.stop() == 0, "recvlimit: exit 0")
 
 # ---- many concurrent calls: every one answered, nothing crosses --------------------
 busy_d = Daemon("concurrent", f"127.0.0.1:{du.free_port()}", status=False)

@@ -85,7 +85,7 @@ static int porep_run(void *p, ab_phases *out, char *err, size_t cap) {
         snprintf(err, cap, "not a valid vanilla proof: %s", why);
         return -1;
     }
-    const groth16_prove_opts o = {st->be, st->threads, NULL, NULL, 1};
+    const groth16_prove_opts o = {st->be, st->threads, NULL, NULL, 1, NULL};
     int rc = 0;
     for (unsigned k = 0; k < c2.n_partitions && rc == 0; k++) {
         porep_partition *in = &c2.parts[k];

@@ -109,7 +109,8 @@ grpc_client *grpc_client_open(const char *addr, char err[CUZK_ERROR_LEN]) {
     grpc_init();
     grpc_args_set args;
     grpc_channel_credentials *cred = grpc_insecure_credentials_create();
-    c->channel = grpc_channel_create(c->target, cred, grpc_args_fill(&args, 0));
+    c->channel =
+        grpc_channel_create(c->target, cred, grpc_args_fill(&args, 0, GRPC_ARGS_MAX_MESSAGE));
     grpc_channel_credentials_release(cred);
     if (c->channel == NULL) {
         snprintf(err, CUZK_ERROR_LEN, "address %s: gRPC cannot create a channel", addr);

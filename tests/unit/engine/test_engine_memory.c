@@ -3,14 +3,18 @@
  * and the budget; request bytes are held from submit until the job is
  * final and then returned (a kept result holds none); submits beyond the
  * request share wait for running jobs to end instead of failing, and every
- * job completes (no deadlock); the CPU prover's working-memory estimate
- * covers what prover_cpu.c allocates. */
+ * job completes (no deadlock); a message counted by its caller (the
+ * daemon's hold) is refused when it can never fit and otherwise is not
+ * counted twice at submit; the CPU re-proof of a proof that failed
+ * self-verification is reserved like a partition, or refused; the CPU prover's working-memory
+ * estimate covers what prover_cpu.c allocates. */
 #include "engine_fixture.h"
 #include "groth16/backend.h"
 
-/* "<pad> | synthetic ..." padded so that every request is exactly len bytes. */
-static cuzk_status submit_len(cuzk_engine *e, const char *id, uint64_t seed, size_t len,
-                              char err[CUZK_ERROR_LEN]) {
+/* "<pad> | synthetic ..." padded so that every request is exactly len bytes;
+ * held: what its caller counted (cuzk_request.held_bytes). */
+static cuzk_status submit_held(cuzk_engine *e, const char *id, uint64_t seed, size_t len,
+                               uint64_t held, char err[CUZK_ERROR_LEN]) {
     char inner[200], text[512];
     size_t n = engine_synthetic_request(inner, sizeof inner, "tiny-a", 1, seed);
     if (len < n + 4 || len >= sizeof text)
@@ -24,8 +28,14 @@ static cuzk_status submit_len(cuzk_engine *e, const char *id, uint64_t seed, siz
     r.kind = CUZK_KIND_POREP_C2;
     r.vanilla_proof = (const uint8_t *)text;
     r.vanilla_proof_len = len;
+    r.held_bytes = held;
     cuzk_submit_info info;
     return cuzk_engine_submit(e, &r, &info, err);
+}
+
+static cuzk_status submit_len(cuzk_engine *e, const char *id, uint64_t seed, size_t len,
+                              char err[CUZK_ERROR_LEN]) {
+    return submit_held(e, id, seed, len, 0, err);
 }
 
 static uint64_t req_bytes(cuzk_engine *e) {
@@ -186,6 +196,98 @@ static void test_no_deadlock(void) {
     cuzk_engine_free(e);
 }
 
+/* A received message (the daemon's) is counted by cuzk_engine_hold_request:
+ * the receive limit is a sixth of the budget, a message whose copies can
+ * never fit is refused naming the budget, a held one is counted until
+ * released, and its submit takes only the job's copy beside the hold, never
+ * waiting. */
+static void test_held_message(void) {
+    fx_reset();
+    cuzk_engine_config c;
+    fx_config(&c);
+    c.memory_budget = 1200;
+    cuzk_engine *e = fx_engine(&c);
+    CHECK(cuzk_engine_request_limit(e) == 200);
+    uint64_t held = 1;
+    char err[CUZK_ERROR_LEN] = "";
+    CHECK(cuzk_engine_hold_request(e, 401, &held, err) == CUZK_E_EXHAUSTED && held == 0);
+    CHECK(strstr(err, "memory budget") && strstr(err, "the message") && strstr(err, "1203") &&
+          strstr(err, "budget is 1200"));
+    CHECK(cuzk_engine_hold_request(e, 200, &held, err) == CUZK_OK && held == 600);
+    CHECK(req_bytes(e) == 600);
+    cuzk_engine_release_request(e, held);
+    CHECK(req_bytes(e) == 0);
+    cuzk_engine_free(e);
+
+    fx_reset();
+    fx_config(&c);
+    uint64_t hot = hot_bytes(&c), pb = engine_synthetic_partition_bytes(fx.syn, "tiny-a");
+    const size_t R = 150;
+    c.memory_budget = hot + pb + 4 * R; /* the hold (3R) and the job's copy (R) */
+    fx_reset();
+    e = fx_engine(&c);
+    CHECK(cuzk_engine_hold_request(e, R, &held, err) == CUZK_OK && held == 3 * R);
+    CHECK(submit_held(e, "held", 301, R, held, err) == CUZK_OK);
+    CHECK(req_bytes(e) == 4 * R);
+    engine_debug_stats d;
+    engine_debug_stats_get(e, &d);
+    CHECK(d.mem_waits == 0);
+    cuzk_engine_release_request(e, held);
+    CHECK(fx_await_ok(e, "held", "tiny-a", 1, 301));
+    CHECK(req_bytes(e) == 0);
+    cuzk_engine_free(e);
+}
+
+static uint64_t part_bytes(cuzk_engine *e) {
+    pthread_mutex_lock(&e->mu);
+    uint64_t n = e->mem.part_bytes;
+    pthread_mutex_unlock(&e->mu);
+    return n;
+}
+
+/* The CPU re-proof of a proof that failed self-verification (the fixture's
+ * backend hands out a wrong one) reserves the CPU prover's working memory in
+ * the budget (the synthetic circuit is not counted, so its partitions hold
+ * none) and gives it back; when it can never fit, the re-proof is refused
+ * and the job fails naming the budget, nothing left reserved. */
+static void test_cpu_retry_reserved(void) {
+    fx_reset();
+    pthread_mutex_lock(&fx.mu);
+    fx.corrupt_left = 1;
+    pthread_mutex_unlock(&fx.mu);
+    cuzk_engine_config c;
+    fx_config(&c);
+    cuzk_engine *e = fx_engine(&c);
+    CHECK(fx_submit(e, "rp", CUZK_KIND_POREP_C2, 0, "tiny-a", 1, 401, NULL, NULL) == CUZK_OK);
+    CHECK(fx_await_ok(e, "rp", "tiny-a", 1, 401));
+    engine_debug_stats d;
+    engine_debug_stats_get(e, &d);
+    CHECK(d.cpu_retries == 1 && d.mem_retry_peak > 0 && d.mem_retry_reserved == 0);
+    CHECK(d.mem_peak <= c.memory_budget);
+    FX_WAIT_FOR(part_bytes(e) == 0);
+    cuzk_engine_free(e);
+
+    fx_reset();
+    fx_config(&c);
+    uint64_t hot = hot_bytes(&c), pb = engine_synthetic_partition_bytes(fx.syn, "tiny-a");
+    c.memory_budget = hot + pb + 600; /* the work and its request, no room for the re-proof */
+    fx_reset();
+    pthread_mutex_lock(&fx.mu);
+    fx.corrupt_left = 1;
+    pthread_mutex_unlock(&fx.mu);
+    e = fx_engine(&c);
+    CHECK(fx_submit(e, "rq", CUZK_KIND_POREP_C2, 0, "tiny-a", 1, 402, NULL, NULL) == CUZK_OK);
+    cuzk_result r;
+    CHECK(cuzk_engine_await(e, "rq", 60000, &r) == CUZK_OK && r.state == CUZK_JOB_FAILED);
+    CHECK(strstr(r.error, "self-verification failed") && strstr(r.error, "memory budget") &&
+          strstr(r.error, "CPU re-proof"));
+    cuzk_result_clear(&r);
+    engine_debug_stats_get(e, &d);
+    CHECK(d.cpu_retries == 0 && d.mem_retry_peak == 0 && d.mem_peak <= c.memory_budget);
+    FX_WAIT_FOR(part_bytes(e) == 0);
+    cuzk_engine_free(e);
+}
+
 /* The estimate covers prover_cpu.c's allocations for a 2^20-row proof:
  * three H copies and H's canonical scalars alone are 4 x 32 x 2^20. */
 static void test_scratch_estimate(void) {
@@ -203,6 +305,8 @@ int main(void) {
     test_refused_at_submit();
     test_request_bytes_wait();
     test_no_deadlock();
+    test_held_message();
+    test_cpu_retry_reserved();
     fx_cleanup();
     return check_finish();
 }

@@ -9,6 +9,8 @@
  *    only the last attached caller abandons (a retry that re-attached, or a
  *    SubmitProof creator, keeps the job); an explicit cancel stays a
  *    tombstone;
+ *  - cancel ownership: only the submitting connection or a privileged
+ *    caller cancels a job;
  *  - a CRITICAL job is never held by the batch collector, even with
  *    batching on and a long max_batch_wait_ms, while NORMAL work is. */
 #include "engine_fixture.h"
@@ -117,11 +119,62 @@ static void test_critical_not_held(void) {
     cuzk_engine_free(e);
 }
 
+/* A job submitted with an owner (the daemon: its caller's connection). */
+static cuzk_status submit_owned(cuzk_engine *e, const char *id, uint64_t seed, const char *owner) {
+    char text[200];
+    engine_synthetic_request(text, sizeof text, "tiny-a", 1, seed);
+    cuzk_request r;
+    memset(&r, 0, sizeof r);
+    r.request_id = id;
+    r.kind = CUZK_KIND_POREP_C2;
+    r.vanilla_proof = (const uint8_t *)text;
+    r.vanilla_proof_len = strlen(text);
+    r.owner = owner;
+    cuzk_submit_info info;
+    char err[CUZK_ERROR_LEN] = "";
+    return cuzk_engine_submit(e, &r, &info, err);
+}
+
+/* Cancel ownership (#46): only the job's owner or a privileged caller (NULL,
+ * the shared secret) cancels it; anyone else is CUZK_E_DENIED and the job
+ * goes on; a retry of the same request from elsewhere does not take the job
+ * over; a job without an owner anyone may cancel. */
+static void test_cancel_owner(void) {
+    fx_reset();
+    cuzk_engine_config c;
+    fx_config(&c);
+    c.pipeline_enabled = 0; /* one batch at a time: the others stay queued */
+    cuzk_engine *e = fx_engine(&c);
+    CHECK(fx_submit(e, "blk", CUZK_KIND_POREP_C2, 0, "tiny-a", 1, 321, "gate=3 gate_part=0",
+                    NULL) == CUZK_OK);
+    FX_WAIT_FOR(fx.entered[3] == 1);
+    const char *a = "ipv4:127.0.0.1:40001", *b = "ipv4:127.0.0.1:40002";
+    CHECK(submit_owned(e, "own", 322, a) == CUZK_OK);
+    CHECK(submit_owned(e, "own", 322, b) == CUZK_OK); /* the same job, still a's */
+    int was = 1;
+    CHECK(cuzk_engine_cancel_as(e, "own", b, &was) == CUZK_E_DENIED && was == 0);
+    CHECK(cuzk_engine_cancel_as(e, "own", "", &was) == CUZK_E_DENIED);
+    CHECK(fx_state_of(e, "own") == CUZK_JOB_QUEUED);
+    CHECK(cuzk_engine_cancel_as(e, "own", a, &was) == CUZK_OK && was == 0);
+    CHECK(fx_state_of(e, "own") == CUZK_JOB_CANCELLED);
+    CHECK(submit_owned(e, "own2", 323, a) == CUZK_OK);
+    CHECK(cuzk_engine_cancel_as(e, "own2", NULL, &was) == CUZK_OK); /* privileged */
+    CHECK(fx_state_of(e, "own2") == CUZK_JOB_CANCELLED);
+    CHECK(submit_owned(e, "anyone", 324, NULL) == CUZK_OK);
+    CHECK(cuzk_engine_cancel_as(e, "anyone", b, &was) == CUZK_OK);
+    CHECK(cuzk_engine_cancel_as(e, "no-such-job", b, &was) == CUZK_E_NOT_FOUND);
+    CHECK(strcmp(cuzk_status_name(CUZK_E_DENIED), "permission denied") == 0);
+    fx_open(3);
+    CHECK(fx_await_ok(e, "blk", "tiny-a", 1, 321));
+    cuzk_engine_free(e);
+}
+
 int main(void) {
     fx_init();
     test_abandon_running_then_retry();
     test_abandon_queued_then_retry();
     test_critical_not_held();
+    test_cancel_owner();
     fx_cleanup();
     return check_finish();
 }
