@@ -74,8 +74,9 @@ if [ "${1:-}" = porep ]; then
     c=build-gpu/cuzk d=/tmp/porep-gpu
     mkdir -p $d
     t=$(date +%s)
-    $c seal --sector-size 2KiB --registered-proof StackedDrg2KiBV1_1 --random 7 --miner-id 1234 \
-        --sector-number 3 --ticket "$(printf '%062d00' 1)" --seed "$(printf '%062d00' 2)" \
+    # miner 1000, sector 1: what `bench engine --c1 FILE` submits with (below)
+    $c seal --sector-size 2KiB --registered-proof StackedDrg2KiBV1_1 --random 7 --miner-id 1000 \
+        --sector-number 1 --ticket "$(printf '%062d00' 1)" --seed "$(printf '%062d00' 2)" \
         --out $d/s >$out/seal.txt 2>&1 || { tail $out/seal.txt; exit 1; }
     [ -s $d/p/done ] || { $c setup porep-2k --out $d/p >$out/setup.txt 2>&1 && touch $d/p/done; } ||
         { tail $out/setup.txt; exit 1; }
