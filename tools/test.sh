@@ -5,7 +5,8 @@
 #
 #   tools/test.sh            the default suite (ASan + UBSan)
 #   tools/test.sh --tsan     the ThreadSanitizer tier (label tsan: the engine's
-#                            threaded tests and the daemon's) in build-tsan/
+#                            threaded tests and the daemon's) in build-tsan/;
+#                            --tsan --build-only builds it and stops
 #   tools/test.sh --long     the long tier (label long: the race stress at
 #                            60,000 calls, ...) on the ASan build; tools/fuzz.sh
 #                            runs the fuzzers at depth
@@ -33,6 +34,7 @@ if [ "$mode" = tsan ]; then
         targets+=("test_engine_$t")
     done
     cmake --build . -j"$(nproc)" --target "${targets[@]}"
+    [ "${1:-}" = --build-only ] && exit 0
     # Reports inside the uninstrumented gRPC library are suppressed, each
     # named in tests/tsan.supp; any other report fails the test (exit 66).
     export TSAN_OPTIONS="suppressions=$root/tests/tsan.supp halt_on_error=1 exitcode=66 second_deadlock_stack=1 ${TSAN_OPTIONS:-}"

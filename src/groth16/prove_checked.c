@@ -144,7 +144,7 @@ static void retry_cpu(groth16_proof *proof, groth16_proof_check *c, const r1cs_p
     snprintf(first, sizeof first, "%s", c->msg);
     const groth16_retry_guard *g = o->retry_guard;
     if (g && g->acquire(g->ctx, p, why, sizeof why)) {
-        snprintf(c->msg, sizeof c->msg, "%.180s; not proved again on the CPU backend: %.180s",
+        snprintf(c->msg, sizeof c->msg, "%.150s; not proved again on the CPU backend: %.180s",
                  first, why);
         return;
     }

@@ -1,0 +1,42 @@
+#!/usr/bin/env python3
+"""The build targets that the tests of some ctest labels run, one per line.
+
+usage: ci_targets.py BUILD_DIR LABEL_REGEX
+
+.ci/run builds only these in its release build (the ASan build compiles
+everything): the cuzk program, every executable of this build that a selected
+test's command names (directly, or inside an `sh -c` string), and the CUDA
+library where the build has one.  Reads `ctest --show-only=json-v1`, so it
+sees exactly the tests that ctest would run.
+"""
+import json
+import re
+import subprocess
+import sys
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__.strip().splitlines()[2])
+    build, labels = sys.argv[1], sys.argv[2]
+    shown = subprocess.run(["ctest", "--show-only=json-v1", "-L", labels], cwd=build,
+                           capture_output=True, text=True, check=True).stdout
+    helped = subprocess.run(["cmake", "--build", build, "--target", "help"],
+                            capture_output=True, text=True, check=True).stdout
+    known = set(re.findall(r"^\.\.\. (\S+)", helped, re.M))
+    want = {"cuzk"}
+    if "cuzk_cuda" in known:
+        want.add("cuzk_cuda")
+    for test in json.loads(shown)["tests"]:
+        for arg in test.get("command", []):
+            for word in re.findall(r"[A-Za-z0-9_./-]+", arg):
+                name = word.rsplit("/", 1)[-1]
+                if "/" in word and name in known:
+                    want.add(name)
+    if not want - {"cuzk", "cuzk_cuda"}:
+        sys.exit(f"ci_targets.py: no test executables under label /{labels}/ in {build}")
+    print("\n".join(sorted(want)))
+
+
+if __name__ == "__main__":
+    main()
