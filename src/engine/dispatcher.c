@@ -5,9 +5,10 @@
  * next batch while fewer than max_active batches are active, or when the queue's head outranks
  * every active batch, and admits it: the jobs start running, and the batch
  * acquires its parameter set HOT with a reference and reserves its floor
- * (one group's bytes) in the same step.  Otherwise it waits for the queue to
- * change, for a batch to end, for the collector's flush, or for the next
- * tick.  Batches become active in dispatch order (see pipeline.c). */
+ * (one group's bytes) in the same step, leaving one classic bound free for
+ * fall-backs where floors are deferred-sized (fallback_headroom).  Otherwise it waits for the queue
+ * to change, for a batch to end, for the collector's flush, or for the next tick.  Batches become
+ * active in dispatch order (see pipeline.c). */
 #include "engine/dispatcher.h"
 
 #include <stdlib.h>
@@ -58,14 +59,46 @@ static engine_batch *batch_new(cuzk_engine *e, engine_job **jobs, size_t n) {
     return b;
 }
 
+/* The largest classic bound of b's members when its floor is deferred-sized
+ * (below their classic bounds), else 0: what one of its partitions needs
+ * when it falls back to classic synthesis (its pce unusable, its witness
+ * path failed, a PCE proof refused). */
+static uint64_t fallback_bound(const engine_batch *b) {
+    uint64_t classic = 0, most = 0;
+    for (size_t i = 0; i < b->n_jobs; i++) {
+        uint64_t c = b->jobs[i]->plan.partition_bytes;
+        classic += c;
+        most = c > most ? c : most;
+    }
+    return b->floor_bytes < classic ? most : 0;
+}
+
+/* One fall-back's classic bound kept free beside the deferred-sized floors
+ * when b is admitted beside running batches, so that a fall-back takes it at
+ * once instead of waiting for a batch to end.  A batch that outranks every
+ * active one (a WinningPoSt) is admitted without it: its work is short. */
+static uint64_t fallback_headroom(const cuzk_engine *e, const engine_batch *b) {
+    uint64_t h = fallback_bound(b);
+    int outranks = 1;
+    for (const engine_batch *a = e->active; a; a = a->next) {
+        uint64_t f = fallback_bound(a);
+        h = f > h ? f : h;
+        outranks &= b->priority > a->priority;
+    }
+    return e->active && outranks ? 0 : h;
+}
+
 /* The batch's parameter set HOT with a reference, and its floor, in one step
  * (the lock is dropped while loading); the load is recorded in every job. */
 static cuzk_status acquire_params(cuzk_engine *e, engine_batch *b, char err[CUZK_ERROR_LEN]) {
     cuzk_status st = CUZK_OK;
     srs_set *s = srs_lookup(&e->srs, b->jobs[0]->plan.circuit_id, &st, err);
     double load_ms = 0, t0 = engine_now(e);
+    uint64_t keep = fallback_headroom(e, b);
+    e->dbg.fallback_headroom_max =
+        keep > e->dbg.fallback_headroom_max ? keep : e->dbg.fallback_headroom_max;
     if (s)
-        st = srs_acquire(&e->srs, s, b->floor_bytes, 1, &load_ms, err);
+        st = srs_acquire(&e->srs, s, b->floor_bytes, keep, 1, &load_ms, err);
     double t1 = engine_now(e);
     if (!s || st != CUZK_OK)
         return st;

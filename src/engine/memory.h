@@ -17,7 +17,9 @@
  * all (its pce not available, its witness path failed, or its PCE proof
  * failed self-verification) gives its reservation back and waits for the
  * classic bound, never holding one while waiting (group_reserve_classic,
- * engine/batch.h).  A pce that does not fit is not
+ * engine/batch.h); so that it need not wait for a batch to end, a batch
+ * admitted beside running ones leaves one classic bound free beside the
+ * deferred-sized floors (dispatcher.c's fallback_headroom).  A pce that does not fit is not
  * kept (classic synthesis instead) rather than pushing used past budget.
  * The CPU re-proof of a proof that failed self-verification reserves the
  * CPU prover's working memory beyond what its partition holds (all of it

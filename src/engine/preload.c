@@ -79,7 +79,7 @@ cuzk_status cuzk_engine_preload_srs(cuzk_engine *e, const char *circuit_id, int 
     double ms = 0;
     if (s) {
         int hot = s->tier == SRS_HOT && !s->loading;
-        st = srs_acquire(&e->srs, s, 0, 0, &ms, msg);
+        st = srs_acquire(&e->srs, s, 0, 0, 0, &ms, msg);
         if (st == CUZK_OK) {
             upload u[ENGINE_MAX_DEVICES];
             unsigned n = uploads_wanted(e, s, u);

@@ -266,8 +266,8 @@ int srs_make_room(srs_manager *m, uint64_t need, const srs_set *keep) {
     return 1;
 }
 
-cuzk_status srs_acquire(srs_manager *m, srs_set *s, uint64_t also, int wait, double *load_ms,
-                        char err[CUZK_ERROR_LEN]) {
+cuzk_status srs_acquire(srs_manager *m, srs_set *s, uint64_t also, uint64_t keep_free, int wait,
+                        double *load_ms, char err[CUZK_ERROR_LEN]) {
     double t0 = timing_now_ms();
     *load_ms = 0;
     for (;;) {
@@ -291,7 +291,10 @@ cuzk_status srs_acquire(srs_manager *m, srs_set *s, uint64_t also, int wait, dou
             continue;
         }
         uint64_t need = also + (s->tier == SRS_HOT ? 0 : s->hot_bytes);
-        if (srs_make_room(m, need, s))
+        int running = -1; /* can running work release memory: asked when it matters */
+        if (keep_free)
+            running = m->env.can_release && m->env.can_release(m->env.ctx);
+        if (srs_make_room(m, need + (running > 0 ? keep_free : 0), s))
             break;
         if (need > m->env.mem->budget) {
             snprintf(err, CUZK_ERROR_LEN,
@@ -302,7 +305,9 @@ cuzk_status srs_acquire(srs_manager *m, srs_set *s, uint64_t also, int wait, dou
                      (unsigned long long)also, (unsigned long long)m->env.mem->budget);
             return CUZK_E_EXHAUSTED;
         }
-        if (!wait || !m->env.can_release || !m->env.can_release(m->env.ctx)) {
+        if (running < 0)
+            running = m->env.can_release && m->env.can_release(m->env.ctx);
+        if (!wait || !running) {
             snprintf(err, CUZK_ERROR_LEN,
                      "memory budget: %s needs %llu bytes, %llu of %llu in use by parameters and "
                      "partitions that are in use",

@@ -122,13 +122,16 @@ srs_set *srs_lookup(srs_manager *m, const char *circuit_id, cuzk_status *st,
 
 /* Makes s HOT and takes a reference, reserving `also` more bytes of the
  * budget (a batch's partition floor) in the same step, so that both fit or
- * neither is taken.  Demotes unreferenced sets as needed.  When memory is
+ * neither is taken, with keep_free more bytes left free beside them while
+ * running work could use them (a classic bound for fall-backs: dispatcher.c);
+ * with nothing running, keep_free is not asked for.  Demotes unreferenced
+ * sets as needed.  When memory is
  * short: with wait set, waits while running work can still release memory;
  * otherwise (or when nothing can) CUZK_E_EXHAUSTED with err filled.  *load_ms
  * gets the time spent opening and decoding (0 when already hot).  Called
  * and returns with the lock held; drops it while loading. */
-cuzk_status srs_acquire(srs_manager *m, srs_set *s, uint64_t also, int wait, double *load_ms,
-                        char err[CUZK_ERROR_LEN]);
+cuzk_status srs_acquire(srs_manager *m, srs_set *s, uint64_t also, uint64_t keep_free, int wait,
+                        double *load_ms, char err[CUZK_ERROR_LEN]);
 void srs_release(srs_manager *m, srs_set *s);
 
 /* Memory pressure: demotes unreferenced HOT sets (LRU first, never `keep`)

@@ -8,7 +8,9 @@
  * synthesized classically; a PCE proof that fails self-verification
  * (the config's test_pce_flip) is synthesized again classically within the
  * classic bound.  Every job's proofs verify and equal the classic ones (r
- * and s fixed by the config's test_rs_seed), and nothing stays reserved. */
+ * and s fixed by the config's test_rs_seed), and nothing stays reserved.
+ * Two jobs in two batches: the second, admitted at a deferred-sized floor,
+ * keeps one classic bound free for fall-backs (none with classic floors). */
 #include "engine_fixture.h"
 #include "util/switches.h"
 
@@ -50,6 +52,44 @@ static int run(const groth16_backend *be, const char *prefix, run_result *out) {
     pthread_mutex_lock(&e->mu);
     out->part_bytes = e->mem.part_bytes;
     out->part_actual = e->mem.part_actual;
+    pthread_mutex_unlock(&e->mu);
+    cuzk_engine_free(e);
+    return rc;
+}
+
+/* Two jobs of tiny-b, a batch each, two batches active at once; 0 when both
+ * completed with proofs that verify. */
+static int run_two(const groth16_backend *be, run_result *out) {
+    fx_reset();
+    cuzk_engine_config c;
+    fx_config(&c);
+    c.synthesis_threads = 2;
+    c.pipeline_enabled = 1;
+    c.synthesis_lookahead = 1;
+    cuzk_engine *e = fx_engine(&c);
+    for (int k = 1; k < CUZK_KIND_COUNT; k++)
+        cuzk_engine_register_provider(e, (cuzk_proof_kind)k, &fx_provider_pce);
+    engine_set_prover_backend(e, be);
+    int rc = 0;
+    const char *ids[] = {"j1", "j2"};
+    for (int i = 0; i < 2; i++)
+        if (fx_submit(e, ids[i], CUZK_KIND_POREP_C2, 0, "tiny-b", PARTS, SEED, NULL, NULL) !=
+            CUZK_OK)
+            rc = -1;
+    for (int i = 0; i < 2 && rc == 0; i++) {
+        cuzk_result res;
+        cuzk_status st = cuzk_engine_await(e, ids[i], 60000, &res);
+        if (st != CUZK_OK || res.state != CUZK_JOB_COMPLETED ||
+            !fx_verify("tiny-b", PARTS, SEED, res.proof, res.proof_len)) {
+            fprintf(stderr, "%s: %s, state %d: %s\n", ids[i], cuzk_status_name(st), (int)res.state,
+                    res.error);
+            rc = -1;
+        }
+        cuzk_result_clear(&res);
+    }
+    engine_debug_stats_get(e, &out->dbg);
+    pthread_mutex_lock(&e->mu);
+    out->part_bytes = e->mem.part_bytes;
     pthread_mutex_unlock(&e->mu);
     cuzk_engine_free(e);
     return rc;
@@ -98,6 +138,18 @@ int main(void) {
     CHECK(retried.dbg.self_verify_failures >= 1);
     CHECK(retried.dbg.mem_regrows >= 1);
     CHECK(retried.part_bytes == 0 && retried.part_actual == 0);
+
+    /* two batches: classic floors need no headroom; beside a deferred-sized
+     * floor one classic bound is kept free */
+    static run_result two_classic, two_deferred;
+    CHECK(run_two(&fx_backend, &two_classic) == 0);
+    CHECK(two_classic.dbg.fallback_headroom_max == 0);
+    CHECK(run_two(&fx_backend_deferring, &two_deferred) == 0);
+    fprintf(stderr, "two batches: headroom kept %llu, reserved peak %llu\n",
+            (unsigned long long)two_deferred.dbg.fallback_headroom_max,
+            (unsigned long long)two_deferred.dbg.part_reserved_peak);
+    CHECK(two_deferred.dbg.fallback_headroom_max > 0);
+    CHECK(two_classic.part_bytes == 0 && two_deferred.part_bytes == 0);
 
     fx_cleanup();
     return check_finish();

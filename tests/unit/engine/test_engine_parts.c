@@ -99,16 +99,16 @@ static void test_srs_inputs(void) {
     CHECK(s && s->tier == SRS_COLD);
     env_state.now = 42;
     double load_ms = -1;
-    CHECK(srs_acquire(&m, s, 0, 0, &load_ms, err) == CUZK_OK);
+    CHECK(srs_acquire(&m, s, 0, 0, 0, &load_ms, err) == CUZK_OK);
     CHECK(s->tier == SRS_HOT && s->refs == 1 && s->last_used_ms == 42 && load_ms >= 0);
     CHECK(mem.srs_bytes == s->hot_bytes && s->hot_bytes > 0 && m.loads == 1);
 
     /* short of memory while the set is in use: may wait only when running
      * work can release some; told it cannot, the acquire fails at once */
     mem.budget = s->hot_bytes + 10;
-    CHECK(srs_acquire(&m, s, 100, 1, &load_ms, err) == CUZK_E_EXHAUSTED);
+    CHECK(srs_acquire(&m, s, 100, 0, 1, &load_ms, err) == CUZK_E_EXHAUSTED);
     CHECK(env_state.can_release_calls == 1 && strstr(err, "memory budget: tiny-a needs 100"));
-    CHECK(srs_acquire(&m, s, 1000 + s->hot_bytes, 1, &load_ms, err) == CUZK_E_EXHAUSTED);
+    CHECK(srs_acquire(&m, s, 1000 + s->hot_bytes, 0, 1, &load_ms, err) == CUZK_E_EXHAUSTED);
     CHECK(strstr(err, "budget is") != NULL && env_state.can_release_calls == 1);
 
     /* released at 100; under pressure a set used within min_idle (500 ms) is
