@@ -83,6 +83,8 @@ check "a WinningPoSt injected at 300 ms" 0 "$cuzk" bench engine --jobs 2 --parti
     --inject-winning 300
 has "^  inject-winning pipelined-b1 +at 300 ms: queue [0-9]+ ms, start [0-9]+ ms, wait [0-9]+ ms, prove [0-9]+ ms, total [0-9]+ ms; behind " "an injection line"
 winning_bounded 2
+has "^  injected WinningPoSt pipelined-b1 +1 proved, 0 failed: total p50 [0-9]+ ms, p99 [0-9]+ ms, max [0-9]+ ms$" \
+    "the injections' percentiles"
 check "--inject-winning out of order" 2 "$cuzk" bench engine "${args[@]}" --inject-winning 500,100
 has "ascending" "out of order message"
 check "--winning-vanilla without --winning-randomness" 2 "$cuzk" bench engine "${args[@]}" \

@@ -17,6 +17,12 @@
 #     for its .pce) on the GPU, verified; a flipped byte, refused.
 #   tools/gpu-porep32.sh porep64: TEST-ONLY porep-64g parameters made on the GPU, a
 #     valid 64 GiB C1, the proof on the GPU (its .pce recorded on the way), verified.
+#   tools/gpu-porep32.sh winning: issue #43 item 3 -- the porep-32g set and C1 as
+#     above, TEST-ONLY winning-32g parameters made on the GPU beside them, a valid
+#     WinningPoSt vanilla proof of an invented 32 GiB sector, then `bench engine
+#     --workload porep` (JOBS, default 8) with 20 WinningPoSt injected 3.5 s apart
+#     from 4 s on: each injection's submit-to-proof time, their p50/p99, and
+#     what each waited behind (every proof self-verified by the engine).
 # The 47 GB parameter file lives in /tmp/p32 (w32, p64) only while the machine
 # stays warm; the disk holds one such set at a time.
 O=${OUT:-/tmp/cuzk-out}; mkdir -p $O
@@ -102,6 +108,25 @@ if [ "${1:-prove}" = prove ]; then
             >$O/verify_flip.txt 2>&1
         r=$?; tail -2 $O/verify_flip.txt; echo "verify of the flipped proof: rc $r (must not be 0)"
     fi
+elif [ "$1" = winning ]; then
+    R=$(printf '31%.0s' $(seq 32))
+    if [ ! -s $d/win.bin ]; then
+        timeout 120 $c setup winning-32g --out $d --backend cuda --pce >$O/setup_win32.txt 2>&1 ||
+            { tail -5 $O/setup_win32.txt; exit 1; }
+        echo "setup winning-32g --backend cuda --pce: $((SECONDS - t)) s"
+        timeout 60 $c c1 synth --valid --proof StackedDrg32GiBV1_1 --miner 1000 --sector 77 \
+            --out $d/c1w.json --post-proof 3 --randomness $R --post-out $d/win.bin 2>&1 | tail -1
+    fi
+    at=$(seq -s, 4000 3500 70500)
+    left=$((580 - SECONDS)); t=$SECONDS
+    timeout $left $c bench engine --workload porep --c1 $d/c1.json --params-dir $d \
+        --jobs "${JOBS:-8}" --threads "$(nproc)" --backend cuda --devices 1 \
+        --memory-budget "${BUDGET:-64}" --cases pipelined-b1 --timeline $O/engine_win32.svg \
+        --inject-winning "$at" --winning-vanilla $d/win.bin --winning-randomness $R \
+        >$O/engine_win32.txt 2>&1
+    echo "bench engine porep-32g + 20 WinningPoSt: rc $?, $((SECONDS - t)) s"
+    grep -E "pipelined|first job|preloaded|device gpu|inject|WinningPoSt|peak host RSS|rror" \
+        $O/engine_win32.txt | head -40
 else
     TM=""; [ -x /usr/bin/time ] && TM="/usr/bin/time -v"
     for n in ${JOBS:-5}; do

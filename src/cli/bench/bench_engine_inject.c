@@ -260,6 +260,11 @@ int bench_inject_finish(bench_inject *in, unsigned jobs) {
     return rc;
 }
 
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
 void bench_inject_report(const bench_inject *in, FILE *out) {
     for (size_t i = 0; i < in->n; i++) {
         const bench_inject_one *o = &in->one[i];
@@ -274,6 +279,22 @@ void bench_inject_report(const bench_inject *in, FILE *out) {
             fprintf(out, " (prove %.0f ms)", o->behind_prove_ms);
         fprintf(out, "; one workload partition proves in <= %.0f ms\n", in->bound_ms);
     }
+    /* submit-to-proof percentiles (nearest rank) over the completed ones */
+    double t[BENCH_INJECT_MAX];
+    size_t n = 0, failed = 0;
+    for (size_t i = 0; i < in->n; i++) {
+        if (in->one[i].done && !in->one[i].failed)
+            t[n++] = in->one[i].total_ms;
+        failed += in->one[i].failed != 0;
+    }
+    if (!n)
+        return;
+    qsort(t, n, sizeof t[0], cmp_double);
+    fprintf(out,
+            "  injected WinningPoSt %-14s %zu proved, %zu failed: total p50 %.0f ms, p99 %.0f "
+            "ms, max %.0f ms\n",
+            in->case_name, n, failed, t[(n - 1) / 2], t[(size_t)((double)n * 0.99 + 0.999) - 1],
+            t[n - 1]);
 }
 
 void bench_inject_free(bench_inject *in) {

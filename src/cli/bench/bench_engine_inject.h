@@ -14,7 +14,8 @@
  * minus its own parameter and synthesis time: what it spent behind other
  * work), prove, total, the workload's partition proven last before it (the
  * one it waited behind; none when the prover was free), and the bound: the
- * longest prove of one of the workload's partitions. */
+ * longest prove of one of the workload's partitions; then the totals' p50,
+ * p99 (nearest rank) and maximum. */
 #ifndef CUZK_CLI_BENCH_ENGINE_INJECT_H
 #define CUZK_CLI_BENCH_ENGINE_INJECT_H
 
@@ -27,7 +28,7 @@
 #include "engine/synthetic.h"
 #include "filecoin/proof_types.h"
 
-#define BENCH_INJECT_MAX 16
+#define BENCH_INJECT_MAX 64
 
 typedef struct {
     double at_ms;
