@@ -125,7 +125,7 @@ elif [ "$1" = winning ]; then
         --inject-winning "$at" --winning-vanilla $d/win.bin --winning-randomness $R \
         >$O/engine_win32.txt 2>&1
     echo "bench engine porep-32g + 20 WinningPoSt: rc $?, $((SECONDS - t)) s"
-    grep -E "pipelined|first job|preloaded|device gpu|inject|WinningPoSt|peak host RSS|rror" \
+    grep -E "pipelined|first job|preloaded|device gpu|inject|WinningPoSt|peak host RSS|rror|bench engine:" \
         $O/engine_win32.txt | head -40
 else
     TM=""; [ -x /usr/bin/time ] && TM="/usr/bin/time -v"

@@ -241,9 +241,11 @@ int bench_inject_finish(bench_inject *in, unsigned jobs) {
         bench_inject_one *o = &in->one[i];
         cuzk_result res;
         memset(&res, 0, sizeof res);
-        if (!o->failed && (cuzk_engine_await(in->e, o->id, 0, &res) != CUZK_OK ||
+        cuzk_status st = CUZK_OK;
+        if (!o->failed && ((st = cuzk_engine_await(in->e, o->id, 0, &res)) != CUZK_OK ||
                            res.state != CUZK_JOB_COMPLETED)) {
-            fprintf(stderr, "cuzk bench engine: %s: %s\n", o->id, res.error);
+            fprintf(stderr, "cuzk bench engine: %s: %s%s%s\n", o->id, cuzk_status_name(st),
+                    res.error[0] ? ": " : "", res.error);
             o->failed = 1;
         }
         cuzk_result_clear(&res);

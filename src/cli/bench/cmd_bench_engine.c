@@ -134,7 +134,7 @@ static int run_case(const bench_case *bc, unsigned case_index, const bench_workl
     c.pipeline_enabled = bc->pipelined;
     c.max_batch_size = bc->batch;
     c.max_batch_wait_ms = 100; /* all jobs are queued at once: only an odd last one waits */
-    c.result_keep_count = jobs + 16;
+    c.result_keep_count = jobs + BENCH_INJECT_MAX; /* every workload and injected result */
     char err[CUZK_ERROR_LEN];
     cuzk_engine *e = cuzk_engine_new(&c, err);
     if (!e) {
@@ -530,6 +530,7 @@ int cmd_bench_engine(int argc, char **argv) {
                       svg ? &tl : NULL, &res[i]);
         const bench_result *r = &res[i];
         if (rc == 0 && r->failed) {
+            bench_inject_report(&g_inject, stdout); /* the injections that did complete */
             rc = -1;
             break;
         }
