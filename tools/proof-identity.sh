@@ -2,7 +2,7 @@
 # Proof bytes before/after a refactor: two cuzk binaries (OLD, NEW) prove the same 2 KiB
 # PoRep, WindowPoSt, WinningPoSt and SnapDeals inputs with the same --rs-seed (TEST ONLY:
 # fixed r, s) on the CPU backend; each pair must be byte-identical.
-# usage: identity.sh OLD NEW PARAMS(with porep-2k, wpost-2k, winning-2k, snap-2k) WORK
+# usage: tools/proof-identity.sh OLD NEW PARAMS(with porep-2k, wpost-2k, winning-2k, snap-2k) WORK
 set -u
 old=$1 new=$2 p=$3 w=$4
 mkdir -p "$w"; cd "$w"
