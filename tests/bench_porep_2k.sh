@@ -2,8 +2,8 @@
 # The porep-2k benchmark workloads end to end (real proofs, so label slow/e2e):
 # `cuzk bench ab --workload porep-2k --runs 1` seals a 2 KiB sector, proves and
 # verifies it once per side and reports every phase; `cuzk bench engine
-# --workload porep-2k --jobs 1` proves it through the engine's PoRep provider
-# and draws one synthesis, one prove and one verify bar.  Needs the porep-2k
+# --workload porep-2k --jobs 2` proves it through the engine's PoRep provider
+# and draws a synthesis, a prove and a verify bar per job.  Needs the porep-2k
 # test parameters in PARAM_DIR (porep_e2e makes them).  Timing is checked only
 # for the injected WinningPoSt: its wait is bounded by one partition.
 # usage: bench_porep_2k.sh CUZK PARAM_DIR
@@ -17,13 +17,6 @@ num='[0-9]+\.[0-9]+'
 for phase in "public inputs" "witness \+ check" synthesis "H polynomial" "MSM L" "MSM H" prove \
     verify total; do
     has "^$phase +$num +$num +($num|-)$" "a row for $phase"
-done
-check "bench engine porep-2k, 1 job" 0 "$cuzk" bench engine --workload porep-2k \
-    --params-dir "$params" --jobs 1 --cases sequential-b1 --timeline "$dir/t.svg"
-has "^  sequential-b1 " "a sequential-b1 row"
-for cls in 0 2 3; do
-    n=$(grep -c "class=\"bar\" data-lane=\"[0-9]*\" data-class=\"$cls\"" "$dir/t.svg")
-    [ "$n" = 1 ] || fail "one bar of class $cls in the timeline (got $n)"
 done
 # A real WinningPoSt (a sector sealed here, `cuzk post-vanilla`, winning-2k
 # parameters made if absent) injected into a porep-2k stream: it waits at most
@@ -40,7 +33,13 @@ if [ ! -f "$params/$wstem.params" ]; then
 fi
 check "bench engine porep-2k, 2 jobs, a WinningPoSt injected at 5 s" 0 "$cuzk" bench engine \
     --workload porep-2k --params-dir "$params" --jobs 2 --cases pipelined-b1 \
-    --inject-winning 5000 --winning-vanilla "$dir/win.bin" --winning-randomness "$rnd"
+    --inject-winning 5000 --winning-vanilla "$dir/win.bin" --winning-randomness "$rnd" \
+    --timeline "$dir/t.svg"
+has "^  pipelined-b1 " "a pipelined-b1 row"
+for cls in 0 2 3; do # the workload's two jobs: a synthesis, a prove and a verify bar each
+    n=$(grep -c "class=\"bar\" data-lane=\"[0-9]*\" data-class=\"$cls\"" "$dir/t.svg")
+    [ "$n" = 2 ] || fail "two bars of class $cls in the timeline (got $n)"
+done
 has "^  inject-winning pipelined-b1 +at 5000 ms: .*behind bench-pipelined-b1-0 partition 0" \
     "the WinningPoSt waited behind the first job's partition"
 awk '/^  inject-winning / {
