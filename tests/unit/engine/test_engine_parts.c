@@ -111,6 +111,20 @@ static void test_srs_inputs(void) {
     CHECK(srs_acquire(&m, s, 1000 + s->hot_bytes, 0, 1, &load_ms, err) == CUZK_E_EXHAUSTED);
     CHECK(strstr(err, "budget is") != NULL && env_state.can_release_calls == 1);
 
+    /* keep_free (a fall-back's headroom) is asked for only while running
+     * work could use it: waived with nothing running, refused beside it */
+    mem.budget = s->hot_bytes + 150;
+    CHECK(srs_acquire(&m, s, 100, 100, 0, &load_ms, err) == CUZK_OK && mem.part_bytes == 100);
+    mem_put_parts(&mem, 100);
+    srs_release(&m, s);
+    env_state.can_release = 1;
+    CHECK(srs_acquire(&m, s, 100, 100, 0, &load_ms, err) == CUZK_E_EXHAUSTED);
+    CHECK(srs_acquire(&m, s, 100, 50, 0, &load_ms, err) == CUZK_OK && mem.part_bytes == 100);
+    mem_put_parts(&mem, 100);
+    srs_release(&m, s);
+    env_state.can_release = 0;
+    mem.budget = s->hot_bytes + 10;
+
     /* released at 100; under pressure a set used within min_idle (500 ms) is
      * demoted only when no running work will free memory (#32) */
     env_state.now = 100;
