@@ -77,7 +77,7 @@ typedef struct {
     uint64_t dispatcher_passes;             /* decisions the dispatcher has made */
     uint64_t device_requeues;               /* partitions put back after a device fault */
     uint64_t pce_probe_waits;               /* groups that waited for their pce's probe */
-    uint64_t fallback_headroom_max;         /* the most an admission kept free (dispatcher.c) */
+    uint64_t fallback_headroom_max;         /* the most an admission asked to keep free */
 } engine_debug_stats;
 
 struct cuzk_engine {
