@@ -167,6 +167,8 @@ static void test_backpressure(void) {
     e = fx_engine(&c);
     CHECK(fx_submit(e, "bp", CUZK_KIND_POREP_C2, 0, "tiny-a", 6, 66, NULL, NULL) == CUZK_OK);
     FX_WAIT_FOR(fx.prove_entered == 1);
+    /* a worker's reservation precedes its synth call: wait for both counts */
+    FX_WAIT_FOR(fx.synth_by_seed[66] >= 2);
     engine_debug_stats d;
     for (int i = 0; i < 30000; i++) {
         engine_debug_stats_get(e, &d);
@@ -175,6 +177,7 @@ static void test_backpressure(void) {
         usleep(1000);
     }
     CHECK(d.mem_waits > 0); /* a worker is held back by the budget */
+    usleep(20000);          /* time for a third partition to start, were it let in */
     pthread_mutex_lock(&fx.mu);
     CHECK(fx.synth_by_seed[66] == 2); /* partition 0 (proving) and 1 (queued), no more */
     pthread_mutex_unlock(&fx.mu);
