@@ -20,8 +20,8 @@
  *    entry (top_8_4_2 3 x 5, WinningPoSt 32 GiB);
  *  - wrong shapes, counts and indices are refused with a message.
  *
- * With an argument (window-32g, window-64g) it counts that registered
- * WindowPoSt circuit instead (ctest label "slow"). */
+ * The 32/64 GiB WindowPoSt circuits are counted by test_circuit_counts big
+ * against the published numbers. */
 #include <time.h>
 
 #include "check.h"
@@ -330,7 +330,7 @@ static void test_registered(void) {
         post_shape s;
         post_shape_for_proof(&s, p);
         if ((uint64_t)s.sectors * s.challenges > 1000)
-            continue; /* WindowPoSt 32/64 GiB: the slow tests */
+            continue; /* WindowPoSt 32/64 GiB: test_circuit_counts big */
         count(p->name, &s, model(&s), 1 + (size_t)s.sectors * (1 + s.challenges));
     }
 }
@@ -363,21 +363,8 @@ static void test_bad(void) {
     r1cs_cs_free(cs);
 }
 
-int main(int argc, char **argv) {
+int main(void) {
     check_seed("test_post_circuit");
-    if (argc > 1) {
-        const unsigned id = strcmp(argv[1], "window-32g") == 0   ? 8
-                            : strcmp(argv[1], "window-64g") == 0 ? 9
-                                                                 : 0;
-        if (!id) {
-            fprintf(stderr, "unknown case %s\n", argv[1]);
-            return 2;
-        }
-        post_shape s;
-        post_shape_for_proof(&s, fc_post_proof_by_id(id));
-        count(argv[1], &s, id == 8 ? 125279217 : 129887900, id == 8 ? 25840 : 25301);
-        return check_finish();
-    }
     const post_shape b8 = {64, 3, 5, 8, 0, 0}, s84 = {256, 3, 5, 8, 4, 0},
                      t842 = {512, 3, 5, 8, 4, 2}, two = {64, 2, 5, 8, 0, 0},
                      bench = {1ull << 30, 5, 10, 8, 0, 0};

@@ -27,6 +27,7 @@
 
 #include "sealer_test_util.h"
 
+#include "filecoin/circuit_counts.h"
 #include "filecoin/merkle/comm_d_zero.h"
 #include "filecoin/porep/porep_partition.h"
 #include "filecoin/post/post_partition.h"
@@ -137,6 +138,29 @@ static c1_output *invent(unsigned id, uint64_t seed, unsigned data_nodes, fc_syn
 /* The C2 preparation (porep_c1_check: every relation of the circuit,
  * natively) and, with synth, every partition (all) or the first and last
  * synthesized in the checking mode: 1 if all hold; why not in msg. */
+/* The synthesized partition's counts equal its circuit's row of the counts
+ * table (the blank circuit's: values change no count), and the 32 GiB one's
+ * densities are curio's production R1CS's (facts 3.7).  This is where the
+ * 32 GiB PoRep row is counted in CI. */
+static int counts_ok(const c1_output *c, const r1cs_counts *n, char *msg, size_t cap) {
+    char id[32];
+    snprintf(id, sizeof id, "porep-%s", c->proof->shape->short_name);
+    const fc_circuit_counts *row = fc_circuit_counts_find(id);
+    if (!row || n->constraints_total != row->rows || n->inputs != row->inputs ||
+        n->aux != row->aux || n->nnz_a != row->nnz[0] || n->nnz_b != row->nnz[1] ||
+        n->nnz_c != row->nnz[2]) {
+        snprintf(msg, cap, "%s: counts differ from the table's row", id);
+        return 0;
+    }
+    if (strcmp(id, "porep-32g") == 0 && (n->a_aux_density != 129753292 || n->b_input_density != 1 ||
+                                         n->b_aux_density != 33112281)) {
+        snprintf(msg, cap, "porep-32g: densities A aux %zu, B inputs %zu aux %zu", n->a_aux_density,
+                 n->b_input_density, n->b_aux_density);
+        return 0;
+    }
+    return 1;
+}
+
 static int circuit_ok(const c1_output *c, int synth, int all, char *msg, size_t cap) {
     porep_c2 c2;
     if (porep_c2_prepare(&c2, c, msg, cap) != 0)
@@ -152,6 +176,8 @@ static int circuit_ok(const c1_output *c, int synth, int all, char *msg, size_t 
              n.satisfied;
         if (!ok)
             snprintf(msg, cap, "partition %u unsatisfied", k);
+        else
+            ok = counts_ok(c, &n, msg, cap);
         r1cs_cs_free(cs);
     }
     porep_c2_free(&c2);
