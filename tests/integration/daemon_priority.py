@@ -12,7 +12,10 @@ the kind's default priority (PRIORITY_UNSPECIFIED -> CRITICAL).  Asserted:
     already running (in_progress) finish before it, measured both by the
     order in which AwaitProof returns and by queue_wait_ms;
   - its 192-byte proof verifies with `cuzk verify post` (and against other
-    randomness it does not), and each PoRep proof with `cuzk verify porep`.
+    randomness it does not), and each PoRep proof with `cuzk verify porep`;
+  - the last PoRep job, still queued when the WinningPoSt completes, is then
+    cancelled (CancelProof: not running) and awaits CANCELLED, no proof (it
+    would only prove once more what the others prove).
 
 usage: daemon_priority.py CUZK PROTO_DIR PARAMS_DIR
 PARAMS_DIR holds (or gets, by `cuzk setup`) the test-only porep-2k and
@@ -90,10 +93,15 @@ try:
     check(still >= 2, f"PoRep jobs queued behind the running one when the WinningPoSt "
                       f"arrived ({still} pending)")
 
+    cancel = method("CancelProof", pb.CancelProofRequest, pb.CancelProofResponse)
     done, results, lock = [], {}, threading.Lock()
+    last_name, last_id = jobs[N_POREP - 1]
+    cancelled = {}
 
     def wait(name, job_id):
         res = await_(pb.AwaitProofRequest(job_id=job_id), timeout=1800)
+        if name == "winning":  # the last PoRep is queued behind another one still
+            cancelled["resp"] = cancel(pb.CancelProofRequest(job_id=last_id), timeout=30)
         with lock:
             done.append(name)
             results[name] = res
@@ -104,6 +112,14 @@ try:
     for t in threads:
         t.join()
     print("completion order:", " ".join(done))
+    c = cancelled.get("resp")
+    check(c is not None and not c.was_running, f"{last_name} cancelled while queued ({c})")
+    last = results.pop(last_name, None)
+    if last_name in done:
+        done.remove(last_name)
+    check(last is not None and last.status == pb.AwaitProofResponse.CANCELLED and not last.proof,
+          f"{last_name} awaits CANCELLED without a proof "
+          f"({last.status if last else None})")
     for name, res in results.items():
         check(res.status == pb.AwaitProofResponse.COMPLETED and len(res.proof) == 192,
               f"{name}: status {res.status} ({res.error_message}), {len(res.proof)} bytes, "
@@ -116,8 +132,9 @@ try:
     w = results.get("winning")
     if w:
         later = [n for n in done[before + 1:]]
-        check(len(later) >= still and all(results[n].queue_wait_ms >= w.queue_wait_ms
-                                          for n in later),
+        # the cancelled one aside
+        check(len(later) >= still - 1 and all(results[n].queue_wait_ms >= w.queue_wait_ms
+                                              for n in later),
               f"the {len(later)} PoRep jobs completing after it waited longer in the queue "
               f"({[results[n].queue_wait_ms for n in later]} ms vs {w.queue_wait_ms} ms)")
         pf = os.path.join(tmp, "win.proof")
