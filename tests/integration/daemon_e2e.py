@@ -5,6 +5,13 @@ Curio sends them) come back as 192-byte proofs that `cuzk verify porep` /
 `cuzk verify post` and the engine's self-verification accept; a bad C1 gets INVALID_ARGUMENT naming
 the problem and the daemon keeps serving; SIGTERM then exits 0.
 
+The daemon runs with r, s fixed (CUZK_TEST_ONLY_RS_SEED, TEST ONLY; it warns),
+so its PoRep proof, synthesized through PCE, must be byte-identical to
+`cuzk prove porep --rs-seed` with classic synthesis (CUZK_PCE=0): one
+comparison keeps the two front ends on one path and the two synthesis paths
+equal.  (Fresh r, s would make the proofs differ, so equality also shows that
+both used the seed.)
+
 usage: daemon_e2e.py CUZK PROTO_DIR PARAMS_DIR
 PARAMS_DIR holds (or gets, by `cuzk setup porep-2k`) the test-only porep-2k
 parameters; the WindowPoSt 2 KiB ones are made by `cuzk setup wpost-2k`."""
@@ -42,7 +49,8 @@ check(run("post-vanilla", "--registered-proof", "10", "--sector-dir", sdir,
 sock = os.path.join(tmp, "run", "cuzk.sock")
 cfg = du.write_config(os.path.join(tmp, "cuzk.toml"), f"unix://{sock}", params)
 log = open(os.path.join(tmp, "daemon.log"), "w")
-d = du.start_daemon(cuzk, cfg, log)
+SEED = "0badc0de"
+d = du.start_daemon(cuzk, cfg, log, env=dict(du.daemon_env(), CUZK_TEST_ONLY_RS_SEED=SEED))
 ch = du.channel(f"unix://{sock}")
 try:
     du.wait_ready(ch, timeout=30)
@@ -65,6 +73,13 @@ try:
     v = run("verify", "porep", "--c1", os.path.join(sdir, "c1.json"), "--proof", pfile,
             "--params-dir", params)
     check(v.returncode == 0 and "OK" in v.stdout, "cuzk verify porep accepts the daemon's proof")
+    cli = os.path.join(tmp, "cli.proof")
+    c = du.run_cli(cuzk, "prove", "porep", "--c1", os.path.join(sdir, "c1.json"), "--params-dir",
+                   params, "--rs-seed", SEED, "--out", cli, env=dict(os.environ, CUZK_PCE="0"))
+    check(c.returncode == 0, "cuzk prove porep --rs-seed (CUZK_PCE=0, classic)")
+    from_cli = open(cli, "rb").read() if c.returncode == 0 else b""
+    check(len(from_cli) == 192 and from_cli == r.proof,
+          "the daemon's proof (PCE) and the CLI's (classic) are byte-identical")
 
     # A damaged C1: refused, named, and the daemon keeps serving.
     bad = json.loads(wrapper)
@@ -104,6 +119,8 @@ finally:
     rc = du.stop_daemon(d)
     check(rc == 0, f"SIGTERM: exit {rc}")
     log.close()
+    check("CUZK_TEST_ONLY_RS_SEED fixes" in open(os.path.join(tmp, "daemon.log")).read(),
+          "the daemon warns that r, s are fixed")
     if ck.failures:
         print(open(os.path.join(tmp, "daemon.log")).read()[-4000:])
     shutil.rmtree(tmp, ignore_errors=True)
