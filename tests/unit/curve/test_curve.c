@@ -260,6 +260,66 @@ static void test_decode_garbage(void) {
     CHECK(accepted > 0); /* the compressed infinity encodings (0xc0, then zeros) at least */
 }
 
+/* Batched affine addition against Jacobian addition, every special case:
+ * generic, doubling, P + (-P), either side infinity, both infinity, and
+ * the output aliasing either input. */
+#define BATCH_ADD_TEST(PT)                                                                     \
+    static void test_##PT##_batch_add(void) {                                                  \
+        enum { N = 64 };                                                                       \
+        PT##_affine g, a[N], b[N], out[N], out_b[N];                                           \
+        PT##_jac gj, t;                                                                        \
+        PT##_affine_generator(&g);                                                             \
+        PT##_jac_from_affine(&gj, &g);                                                         \
+        for (int i = 0; i < N; i++) {                                                          \
+            fr x = rand_fr(), y = rand_fr();                                                   \
+            PT##_jac_mul_vartime(&t, &gj, &x);                                                 \
+            PT##_jac_to_affine(&a[i], &t);                                                     \
+            PT##_jac_mul_vartime(&t, &gj, &y);                                                 \
+            PT##_jac_to_affine(&b[i], &t);                                                     \
+            switch (i % 8) {                                                                   \
+            case 1:                                                                            \
+                b[i] = a[i];                                                                   \
+                break; /* doubling */                                                          \
+            case 2:                                                                            \
+                PT##_affine_neg(&b[i], &a[i]);                                                 \
+                break; /* P + (-P) */                                                          \
+            case 3:                                                                            \
+                PT##_affine_set_infinity(&a[i]);                                               \
+                break;                                                                         \
+            case 4:                                                                            \
+                PT##_affine_set_infinity(&b[i]);                                               \
+                break;                                                                         \
+            case 5:                                                                            \
+                PT##_affine_set_infinity(&a[i]);                                               \
+                PT##_affine_set_infinity(&b[i]);                                               \
+                break;                                                                         \
+            default:                                                                           \
+                break;                                                                         \
+            }                                                                                  \
+        }                                                                                      \
+        PT##_batch_scratch s;                                                                  \
+        CHECK(PT##_batch_scratch_init(&s, N) == 0);                                            \
+        PT##_affine_batch_add_vartime(out, a, b, N, &s);                                       \
+        for (int i = 0; i < N; i++) {                                                          \
+            PT##_jac ja, e;                                                                    \
+            PT##_jac_from_affine(&ja, &a[i]);                                                  \
+            PT##_jac_add_affine_vartime(&ja, &ja, &b[i]);                                      \
+            PT##_jac_from_affine(&e, &out[i]);                                                 \
+            CHECK(PT##_jac_equal(&ja, &e));                                                    \
+            CHECK(PT##_affine_is_on_curve(&out[i]));                                           \
+        }                                                                                      \
+        for (int i = 0; i < N; i++)                                                            \
+            out_b[i] = b[i];                                                                   \
+        PT##_affine_batch_add_vartime(out_b, a, out_b, N, &s); /* out aliases b */             \
+        PT##_affine_batch_add_vartime(a, a, b, N, &s);         /* out aliases a */             \
+        for (int i = 0; i < N; i++)                                                            \
+            CHECK(PT##_affine_equal(&out[i], &out_b[i]) && PT##_affine_equal(&out[i], &a[i])); \
+        PT##_affine_batch_add_vartime(out, a, b, 0, &s); /* empty: no effect, no fault */      \
+        PT##_batch_scratch_free(&s);                                                           \
+    }
+BATCH_ADD_TEST(g1)
+BATCH_ADD_TEST(g2)
+
 /* Fixed-base tables against the variable-base ladder, edge scalars included. */
 static void test_fixed_base(void) {
     enum { N = 300 };
@@ -309,6 +369,8 @@ int main(void) {
     test_decode_rejects();
     test_zkcrypto_vectors();
     test_decode_garbage();
+    test_g1_batch_add();
+    test_g2_batch_add();
     test_fixed_base();
     return check_finish();
 }
