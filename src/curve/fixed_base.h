@@ -45,9 +45,12 @@ int g2_fixed_mul_many(g2_affine *out, const g2_fixed_table *tab, const fr *k, si
 
 /* The window for n multiplications by one table: the w in [1, 16] that
  * minimises ceil(255 / w) * (n + 2^w - 1), the batched additions of the
- * multiplications plus those that build the table.  It reaches 16 from about
- * 2^18 scalars; a w = 16 table is 16 * 65535 points, ~100 MB for G1 and
- * ~200 MB for G2, which test-only setup accepts. */
+ * multiplications plus those that build the table (the gathers from a large
+ * table cost a little more per addition, which the rule ignores: near its
+ * switch points the neighbours cost about the same).  It gives 16 from about
+ * 2^19 scalars (porep-2k's 10M G1 and 0.7M G2); a w = 16 table is
+ * 16 * 65535 points, ~100 MB for G1 and ~200 MB for G2, which test-only
+ * setup accepts. */
 unsigned fixed_base_window(size_t n);
 
 #endif
