@@ -3,13 +3,18 @@
  * Each operation runs in a dependent chain (the output feeds the next input),
  * so the figure is latency per op as the prover sees it in serial code.
  * Prints min / median / max ns per op over BENCH_REPS repetitions (default 7).
- * usage: bench_field_curve [filter-substring]   (env CUZK_FIELD_ASM=0 forces portable C) */
+ * usage: bench_field_curve [filter-substring]   (env CUZK_FIELD_ASM=0 forces portable C)
+ * The fixed-base rows are per point of one mul_many call over BENCH_FB_N
+ * scalars (default 2^16) on one thread, through a table of window
+ * BENCH_FB_WINDOW (default fixed_base_window(BENCH_FB_N)); the table's build
+ * is timed once, on its own line. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "curve/encode.h"
+#include "curve/fixed_base.h"
 #include "curve/pairing.h"
 #include "field/constants.h"
 
@@ -203,6 +208,52 @@ static void b_pairing4(long n) {
         sink = pairing_product_is_one(p, q, 4);
 }
 
+static g1_fixed_table fb1;
+static g2_fixed_table fb2;
+static fr *fb_k;
+static g1_affine *fb_out1;
+static g2_affine *fb_out2;
+
+/* n random-looking scalars and both tables; 0 when something failed. */
+static int fb_prepare(size_t n, unsigned window) {
+    if (filter && !strstr("g1_fixed_mul_many g2_fixed_mul_many", filter))
+        return 0;
+    fb_k = malloc(n * sizeof *fb_k);
+    fb_out1 = malloc(n * sizeof *fb_out1);
+    fb_out2 = malloc(n * sizeof *fb_out2);
+    if (!fb_k || !fb_out1 || !fb_out2)
+        return 0;
+    fr x = scalar;
+    for (size_t i = 0; i < n; i++) {
+        fr_mul(&x, &x, &rb);
+        fb_k[i] = x;
+    }
+    g1_affine g1;
+    g2_affine g2;
+    g1_affine_generator(&g1);
+    g2_affine_generator(&g2);
+    double t0 = now_ns();
+    if (g1_fixed_table_init(&fb1, &g1, window, 1))
+        return 0;
+    double t1 = now_ns();
+    if (g2_fixed_table_init(&fb2, &g2, window, 1))
+        return 0;
+    printf("fixed-base: %zu scalars, window %u; table build %.1f ms (g1), %.1f ms (g2)\n", n,
+           window, (t1 - t0) / 1e6, (now_ns() - t1) / 1e6);
+    return 1;
+}
+/* iters scalars per call, so the figure is per point (iters <= BENCH_FB_N). */
+static void b_g1_fixed(long n) {
+    if (g1_fixed_mul_many(fb_out1, &fb1, fb_k, (size_t)n, 1))
+        abort();
+    sink = fb_out1[0].x.l[0];
+}
+static void b_g2_fixed(long n) {
+    if (g2_fixed_mul_many(fb_out2, &fb2, fb_k, (size_t)n, 1))
+        abort();
+    sink = fb_out2[0].x.c0.l[0];
+}
+
 int main(int argc, char **argv) {
     filter = argc > 1 ? argv[1] : NULL;
     fa = G1_GEN_X;
@@ -245,6 +296,15 @@ int main(int argc, char **argv) {
     bench("g2_add_affine (mixed)", b_g2_madd, 100000);
     bench("g2_dbl", b_g2_dbl, 100000);
     bench("g2_mul (255-bit scalar)", b_g2_mul, 200);
+    const char *fb_env = getenv("BENCH_FB_N"), *fbw_env = getenv("BENCH_FB_WINDOW");
+    long fb_n = fb_env ? atol(fb_env) : 1L << 16;
+    if (fb_n < 1)
+        fb_n = 1;
+    unsigned fb_w = fbw_env ? (unsigned)atoi(fbw_env) : fixed_base_window((size_t)fb_n);
+    if (fb_prepare((size_t)fb_n, fb_w)) {
+        bench("g1_fixed_mul_many (per point)", b_g1_fixed, fb_n);
+        bench("g2_fixed_mul_many (per point)", b_g2_fixed, fb_n);
+    }
     bench("g1_decompress + subgroup check", b_g1_decompress, 2000);
     bench("g1_decompress (no subgroup check)", b_g1_decompress_unchecked, 2000);
     bench("g1_decode_uncompressed_unchecked", b_g1_decode_unchecked, 100000);
@@ -253,5 +313,10 @@ int main(int argc, char **argv) {
     bench("final_exponentiation", b_final_exp, 200);
     bench("pairing", b_pairing, 200);
     bench("pairing_product_is_one (4 pairs)", b_pairing4, 100);
+    g1_fixed_table_free(&fb1);
+    g2_fixed_table_free(&fb2);
+    free(fb_k);
+    free(fb_out1);
+    free(fb_out2);
     return 0;
 }

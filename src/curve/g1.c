@@ -8,6 +8,7 @@
 #define FE fp
 #define CURVE_B G1_B
 #include "curve/jac_template.h"
+#include "curve/batch_add_template.h"
 #undef PT
 #undef FE
 #undef CURVE_B

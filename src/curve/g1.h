@@ -9,6 +9,7 @@
 #define CUZK_CURVE_G1_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "field/fp.h"
 #include "field/fr.h"
@@ -50,5 +51,21 @@ void g1_jac_mul_vartime(g1_jac *r, const g1_jac *p, const fr *k);
 /* r = k * p, k a plain little-endian integer of n limbs (any size). */
 void g1_jac_mul_raw_vartime(g1_jac *r, const g1_jac *p, const uint64_t *k, size_t n);
 int g1_jac_in_subgroup(const g1_jac *p);
+
+/* Scratch for g1_affine_batch_add_vartime of up to cap pairs (denominators,
+ * their prefix products, a kind byte each); reusable across calls. */
+typedef struct {
+    fp *den, *pre;
+    uint8_t *kind;
+    size_t cap;
+} g1_batch_scratch;
+/* 0, or -1 (and nothing held) when it cannot be allocated. */
+int g1_batch_scratch_init(g1_batch_scratch *s, size_t n);
+void g1_batch_scratch_free(g1_batch_scratch *s);
+/* out[k] = a[k] + b[k] for k < n <= s->cap, affine, one inversion in all
+ * (Montgomery's trick).  Complete: infinity, doubling and P + (-P) are
+ * handled.  out may alias a or b (element for element). */
+void g1_affine_batch_add_vartime(g1_affine *out, const g1_affine *a, const g1_affine *b, size_t n,
+                                 g1_batch_scratch *s);
 
 #endif

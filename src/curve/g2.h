@@ -4,6 +4,7 @@
 #define CUZK_CURVE_G2_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "field/fp2.h"
 #include "field/fr.h"
@@ -38,5 +39,16 @@ void g2_jac_add_affine_vartime(g2_jac *r, const g2_jac *p, const g2_affine *q);
 void g2_jac_mul_vartime(g2_jac *r, const g2_jac *p, const fr *k);
 void g2_jac_mul_raw_vartime(g2_jac *r, const g2_jac *p, const uint64_t *k, size_t n);
 int g2_jac_in_subgroup(const g2_jac *p);
+
+/* Batched affine additions, as g1_affine_batch_add_vartime. */
+typedef struct {
+    fp2 *den, *pre;
+    uint8_t *kind;
+    size_t cap;
+} g2_batch_scratch;
+int g2_batch_scratch_init(g2_batch_scratch *s, size_t n);
+void g2_batch_scratch_free(g2_batch_scratch *s);
+void g2_affine_batch_add_vartime(g2_affine *out, const g2_affine *a, const g2_affine *b, size_t n,
+                                 g2_batch_scratch *s);
 
 #endif

@@ -90,7 +90,8 @@ groth16_status groth16_setup(groth16_setup_result *out, const r1cs_matrices *mx,
     g2_affine g2;
     g1_affine_generator(&g1);
     g2_affine_generator(&g2);
-    if (g1_fixed_table_init(&t1, &g1, 8) || g2_fixed_table_init(&t2, &g2, 8)) {
+    /* h, ic, l, a, b and the vk; a and b counted at most (vars each) */
+    if (g1_fixed_table_init(&t1, &g1, fixed_base_window(m + 3 * vars + 3), threads)) {
         st = groth16_fail(err, GROTH16_ERR_NO_MEMORY, "setup: out of memory for tables");
         goto done;
     }
@@ -156,6 +157,10 @@ groth16_status groth16_setup(groth16_setup_result *out, const r1cs_matrices *mx,
         goto done;
     }
     out->n_b = compact_nonzero(sc, bt, vars);
+    if (g2_fixed_table_init(&t2, &g2, fixed_base_window(out->n_b + 3), threads)) {
+        st = groth16_fail(err, GROTH16_ERR_NO_MEMORY, "setup: out of memory for tables");
+        goto done;
+    }
     if (g1_fixed_mul_many(out->b_g1, &t1, sc, out->n_b, threads) ||
         g2_fixed_mul_many(out->b_g2, &t2, sc, out->n_b, threads)) {
         st = groth16_fail(err, GROTH16_ERR_NO_MEMORY, "setup: out of memory in b");

@@ -112,9 +112,11 @@ int groth16_setup_columns_cpu(const r1cs_pce *p, const fr *lag, fr *at, fr *bt, 
     return 0;
 }
 
-/* The CPU ops' context: the generator tables, made on first use. */
+/* The CPU ops' context: the generator tables, made on first use, each with
+ * the window that suits the multiplications it will serve (n1, n2). */
 typedef struct {
     unsigned threads;
+    size_t n1, n2;
     g1_fixed_table t1;
     g2_fixed_table t2;
 } cpu_ops;
@@ -123,7 +125,7 @@ static int cpu_g1(cpu_ops *c, g1_affine *out, const fr *k, size_t n, char *err, 
     if (!c->t1.t) {
         g1_affine g;
         g1_affine_generator(&g);
-        if (g1_fixed_table_init(&c->t1, &g, 8))
+        if (g1_fixed_table_init(&c->t1, &g, fixed_base_window(c->n1), c->threads))
             return snprintf(err, cap, "setup: out of memory for the G1 table"), -1;
     }
     if (g1_fixed_mul_many(out, &c->t1, k, n, c->threads))
@@ -135,7 +137,7 @@ static int cpu_g2(cpu_ops *c, g2_affine *out, const fr *k, size_t n, char *err, 
     if (!c->t2.t) {
         g2_affine g;
         g2_affine_generator(&g);
-        if (g2_fixed_table_init(&c->t2, &g, 8))
+        if (g2_fixed_table_init(&c->t2, &g, fixed_base_window(c->n2), c->threads))
             return snprintf(err, cap, "setup: out of memory for the G2 table"), -1;
     }
     if (g2_fixed_mul_many(out, &c->t2, k, n, c->threads))
@@ -277,7 +279,7 @@ groth16_status groth16_setup_pce_write(FILE *f, groth16_vk *vk, const r1cs_pce *
                             "2^%d",
                             rows, n_in, NTT_MAX_LOG_N);
     size_t m = (size_t)1 << k;
-    cpu_ops cpu = {threads ? threads : 1, {0}, {0}};
+    cpu_ops cpu = {threads ? threads : 1, 0, 0, {0}, {0}};
     writer w = {f,    ops, &cpu, ops && ops->chunk ? ops->chunk : (size_t)1 << 20, NULL, NULL,
                 NULL, 0,   ""};
     w.threads = cpu.threads;
@@ -341,6 +343,13 @@ groth16_status groth16_setup_pce_write(FILE *f, groth16_vk *vk, const r1cs_pce *
                               v - n_in);
             goto done;
         }
+    for (size_t v = 0; v < vars; v++) {
+        inf.n_a += !fr_is_zero(&at[v]);
+        inf.n_b += !fr_is_zero(&bt[v]);
+    }
+    /* what the CPU tables will serve: the vk, and the queries ops leaves them */
+    cpu.n1 = n_in + 3 + (ops && ops->g1_mul ? 0 : (m - 1) + n_aux + inf.n_a + inf.n_b);
+    cpu.n2 = 3 + (ops && ops->g2_mul ? 0 : inf.n_b);
     /* the verifying key: six points and ic, on the CPU (a handful) */
     vk->n_ic = n_in;
     vk->ic = malloc(n_in * sizeof *vk->ic);
@@ -382,10 +391,6 @@ groth16_status groth16_setup_pce_write(FILE *f, groth16_vk *vk, const r1cs_pce *
         st = groth16_fail(err, GROTH16_ERR_IO, "setup: writing the parameters failed");
     if (st != GROTH16_OK)
         goto done;
-    for (size_t v = 0; v < vars; v++) {
-        inf.n_a += !fr_is_zero(&at[v]);
-        inf.n_b += !fr_is_zero(&bt[v]);
-    }
     inf.rows = rows;
     inf.n_in = n_in;
     inf.n_aux = n_aux;

@@ -2,5 +2,4 @@
 #include "msm/msm.h"
 
 #define PT g1
-#define FE fp
 #include "msm/msm_template.h"

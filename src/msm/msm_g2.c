@@ -2,5 +2,4 @@
 #include "msm/msm.h"
 
 #define PT g2
-#define FE fp2
 #include "msm/msm_template.h"

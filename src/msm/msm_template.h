@@ -1,18 +1,16 @@
 /* Pippenger MSM, written once for G1 and G2.
  *
- * Included by msm_g1.c / msm_g2.c with PT (g1/g2) and FE (fp/fp2) defined.
+ * Included by msm_g1.c / msm_g2.c with PT (g1/g2) defined.
  *
  * Bucket accumulation uses batched affine additions: a batch collects up to
- * BATCH (bucket, point) pairs with distinct buckets, inverts all their
- * denominators with one field inversion (Montgomery's trick), and finishes
- * each addition in affine coordinates: about 6 multiplications per addition
- * against 11 for a mixed Jacobian one.  A point whose bucket is already in the
- * batch waits in a queue; when conflicts leave batches too small to pay for
- * their inversion, the rest go into Jacobian buckets instead, as do the
- * points of a range too short to fill one batch.  The bucket reduction and
- * window combination are Jacobian. */
+ * BATCH (bucket, point) pairs with distinct buckets and adds them with one
+ * field inversion (PT_affine_batch_add_vartime, curve layer): about 6
+ * multiplications per addition against 11 for a mixed Jacobian one.  A point
+ * whose bucket is already in the batch waits in a queue; when conflicts leave batches too small to
+ * pay for their inversion, the rest go into Jacobian buckets instead, as do the points of a range
+ * too short to fill one batch.  The bucket reduction and window combination are Jacobian. */
 #ifndef PT
-#error "define PT and FE before including msm_template.h"
+#error "define PT before including msm_template.h"
 #endif
 
 #include <stdlib.h>
@@ -24,86 +22,12 @@
 
 #define MT_CAT_(a, b) a##b
 #define MT_CAT(a, b) MT_CAT_(a, b)
-#define F(op) MT_CAT(FE, _##op)
 #define P_(op) MT_CAT(PT, _##op)
 #define S_(name) MT_CAT(PT, MT_CAT(_msm_, name))
 #define AFF P_(affine)
 #define JAC P_(jac)
-typedef MT_CAT(FE, ) S_(fe);
-#define FE_T S_(fe)
 
 enum { BATCH = 2048, MIN_USEFUL_BATCH = 64 };
-enum { KIND_ADD, KIND_DBL, KIND_ZERO, KIND_TAKE_A, KIND_TAKE_B };
-
-/* Scratch for batch_add: n denominators, n prefix products, n kinds. */
-typedef struct {
-    FE_T *den, *pre;
-    uint8_t *kind;
-} S_(scratch);
-
-/* out[k] = a[k] + b[k] for k < n, affine, one inversion in all.  out may
- * alias a.  Handles infinity, doubling and P + (-P). */
-static void S_(batch_add)(AFF *out, const AFF *a, const AFF *b, size_t n, S_(scratch) * s) {
-    FE_T acc;
-    F(set_one)(&acc);
-    for (size_t k = 0; k < n; k++) {
-        uint8_t kind;
-        if (P_(affine_is_infinity)(&a[k]))
-            kind = KIND_TAKE_B;
-        else if (P_(affine_is_infinity)(&b[k]))
-            kind = KIND_TAKE_A;
-        else if (!F(equal)(&a[k].x, &b[k].x))
-            kind = KIND_ADD;
-        else if (F(equal)(&a[k].y, &b[k].y) && !F(is_zero)(&a[k].y))
-            kind = KIND_DBL;
-        else
-            kind = KIND_ZERO; /* P + (-P) */
-        s->kind[k] = kind;
-        if (kind == KIND_ADD)
-            F(sub)(&s->den[k], &b[k].x, &a[k].x);
-        else if (kind == KIND_DBL)
-            F(dbl)(&s->den[k], &a[k].y);
-        else
-            F(set_one)(&s->den[k]);
-        s->pre[k] = acc;
-        F(mul)(&acc, &acc, &s->den[k]);
-    }
-    FE_T inv;
-    F(inv)(&inv, &acc);
-    for (size_t k = n; k-- > 0;) {
-        uint8_t kind = s->kind[k];
-        FE_T inv_k, lambda, t, x3;
-        F(mul)(&inv_k, &inv, &s->pre[k]);
-        F(mul)(&inv, &inv, &s->den[k]);
-        if (kind == KIND_TAKE_A) {
-            out[k] = a[k];
-            continue;
-        }
-        if (kind == KIND_TAKE_B) {
-            out[k] = b[k];
-            continue;
-        }
-        if (kind == KIND_ZERO) {
-            P_(affine_set_infinity)(&out[k]);
-            continue;
-        }
-        if (kind == KIND_ADD) {
-            F(sub)(&t, &b[k].y, &a[k].y);
-        } else { /* 3 x^2 */
-            F(sqr)(&t, &a[k].x);
-            F(add)(&lambda, &t, &t);
-            F(add)(&t, &t, &lambda);
-        }
-        F(mul)(&lambda, &t, &inv_k);
-        F(sqr)(&x3, &lambda);
-        F(sub)(&x3, &x3, &a[k].x);
-        F(sub)(&x3, &x3, &b[k].x);
-        F(sub)(&t, &a[k].x, &x3);
-        F(mul)(&t, &t, &lambda);
-        F(sub)(&out[k].y, &t, &a[k].y);
-        out[k].x = x3;
-    }
-}
 
 /* One window's buckets over one range of points. */
 typedef struct {
@@ -115,7 +39,7 @@ typedef struct {
     uint32_t *b_idx;
     AFF *b_pt, *b_acc;
     size_t nb;
-    S_(scratch) s;
+    P_(batch_scratch) s;
     /* points waiting for their bucket to leave the batch */
     uint32_t *q_idx;
     AFF *q_pt;
@@ -136,14 +60,11 @@ static int S_(acc_init)(S_(acc) * a, size_t n_buckets, int batch_affine) {
     a->b_idx = malloc(BATCH * sizeof *a->b_idx);
     a->b_pt = malloc(BATCH * sizeof *a->b_pt);
     a->b_acc = malloc(BATCH * sizeof *a->b_acc);
-    a->s.den = malloc(BATCH * sizeof *a->s.den);
-    a->s.pre = malloc(BATCH * sizeof *a->s.pre);
-    a->s.kind = malloc(BATCH);
+    int s_ok = P_(batch_scratch_init)(&a->s, BATCH) == 0;
     a->q_cap = BATCH;
     a->q_idx = malloc(a->q_cap * sizeof *a->q_idx);
     a->q_pt = malloc(a->q_cap * sizeof *a->q_pt);
-    return a->buckets && a->busy && a->b_idx && a->b_pt && a->b_acc && a->s.den && a->s.pre &&
-           a->s.kind && a->q_idx && a->q_pt;
+    return a->buckets && a->busy && a->b_idx && a->b_pt && a->b_acc && s_ok && a->q_idx && a->q_pt;
 }
 
 static void S_(acc_free)(S_(acc) * a) {
@@ -153,9 +74,7 @@ static void S_(acc_free)(S_(acc) * a) {
     free(a->b_idx);
     free(a->b_pt);
     free(a->b_acc);
-    free(a->s.den);
-    free(a->s.pre);
-    free(a->s.kind);
+    P_(batch_scratch_free)(&a->s);
     free(a->q_idx);
     free(a->q_pt);
 }
@@ -175,7 +94,7 @@ static void S_(acc_flush)(S_(acc) * a) {
     size_t n = a->nb;
     for (size_t k = 0; k < n; k++)
         a->b_acc[k] = a->buckets[a->b_idx[k]];
-    S_(batch_add)(a->b_acc, a->b_acc, a->b_pt, n, &a->s);
+    P_(affine_batch_add_vartime)(a->b_acc, a->b_acc, a->b_pt, n, &a->s);
     for (size_t k = 0; k < n; k++) {
         a->buckets[a->b_idx[k]] = a->b_acc[k];
         a->busy[a->b_idx[k]] = 0;
@@ -326,9 +245,10 @@ static void S_(ones_task)(void *ctx, size_t chunk, unsigned worker) {
     size_t begin = j->n * chunk / j->chunks, end = j->n * (chunk + 1) / j->chunks;
     size_t m = end - begin;
     AFF *tmp = malloc((m ? m : 1) * sizeof *tmp);
-    S_(scratch) s = {malloc(BATCH * sizeof(FE_T)), malloc(BATCH * sizeof(FE_T)), malloc(BATCH)};
+    P_(batch_scratch) s;
+    int s_ok = P_(batch_scratch_init)(&s, BATCH) == 0;
     P_(jac_set_infinity)(&j->sums[chunk]);
-    if (!tmp || !s.den || !s.pre || !s.kind) {
+    if (!tmp || !s_ok) {
         __atomic_store_n(&j->failed, 1, __ATOMIC_RELAXED);
     } else {
         for (size_t i = 0; i < m; i++)
@@ -338,7 +258,7 @@ static void S_(ones_task)(void *ctx, size_t chunk, unsigned worker) {
             size_t half = m / 2;
             for (size_t k = 0; k < half; k += BATCH) {
                 size_t len = half - k < BATCH ? half - k : BATCH;
-                S_(batch_add)(tmp + k, tmp + k, tmp + half + k, len, &s);
+                P_(affine_batch_add_vartime)(tmp + k, tmp + k, tmp + half + k, len, &s);
             }
             if (m & 1)
                 tmp[half] = tmp[m - 1];
@@ -348,9 +268,8 @@ static void S_(ones_task)(void *ctx, size_t chunk, unsigned worker) {
             P_(jac_from_affine)(&j->sums[chunk], &tmp[0]);
     }
     free(tmp);
-    free(s.den);
-    free(s.pre);
-    free(s.kind);
+    if (s_ok)
+        P_(batch_scratch_free)(&s);
 }
 
 static msm_status S_(run)(JAC *out, const AFF *bases, const uint8_t *scalars,
@@ -476,11 +395,9 @@ msm_status MT_CAT(msm_, MT_CAT(PT, _masked))(JAC *out, const AFF *bases, const u
     return S_(run)(out, bases, scalars, density, n_scalars, cfg, stats, bad_index);
 }
 
-#undef F
 #undef P_
 #undef S_
 #undef AFF
 #undef JAC
-#undef FE_T
 #undef MT_CAT
 #undef MT_CAT_
