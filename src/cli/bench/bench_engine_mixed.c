@@ -226,9 +226,10 @@ static int get_inputs(bench_mix_input in[MIX_KINDS], const int want[MIX_KINDS],
     for (int k = 0; missing && size && size != 2048 && k < MIX_KINDS; k++)
         if (want[k] && !in[k].kind) {
             fprintf(stderr,
-                    "cuzk bench engine: --mix %s:N with %llu-byte inputs needs %s (only 2 KiB "
+                    "cuzk bench engine: --mix %s:N with %s inputs needs %s (only 2 KiB "
                     "inputs are made here)\n",
-                    bench_mix_kind_name((bench_mix_kind)k), (unsigned long long)size, need[k]);
+                    bench_mix_kind_name((bench_mix_kind)k),
+                    fc_shape_by_size(size) ? fc_shape_by_size(size)->size_name : "other", need[k]);
             return 2;
         }
     const double t0 = timing_now_ms();
