@@ -83,26 +83,45 @@ static void times_of(job_times *t, const cuzk_job_timeline *tl) {
     }
 }
 
-/* Each WinningPoSt's queue and wait, and the jobs of other kinds that left
- * the queue while it was in it (they went ahead of it: it queued behind
- * their batch). */
-static void winning_waits(bench_mix_job *jobs, size_t n, const job_times *t) {
+/* Did job j prove anything between from and to (a WinningPoSt's submit and
+ * its own first prove: work it waited for)? */
+static int proved_between(const cuzk_job_timeline *j, double from, double to) {
+    for (size_t k = 0; k < j->n_events; k++)
+        if (j->events[k].stage == CUZK_STAGE_PROVE && j->events[k].end_ms > from &&
+            j->events[k].start_ms < to)
+            return 1;
+    return 0;
+}
+
+static void append(char *buf, size_t cap, const char *s) {
+    size_t used = strlen(buf);
+    if (used < cap)
+        snprintf(buf + used, cap - used, "%s%s", used ? ", " : "", s);
+}
+
+/* Each WinningPoSt's queue and wait, the jobs of other kinds that left the
+ * queue while it was in it (they went ahead of it: it queued behind their
+ * batch), and the jobs whose proving it waited for once dispatched. */
+static void winning_waits(bench_mix_job *jobs, size_t n, const job_times *t,
+                          const cuzk_job_timeline *tl) {
     for (size_t w = 0; w < n; w++) {
         if (jobs[w].mk != MIX_WINNING || !t[w].ok)
             continue;
         jobs[w].queue_ms = t[w].dispatch - t[w].submit;
         jobs[w].wait_ms = t[w].prove_start - t[w].submit - t[w].own;
-        size_t used = 0;
         for (size_t j = 0; j < n; j++) {
-            if (!t[j].ok || t[j].kind == CUZK_KIND_WINNING_POST || !t[j].dispatch_seq ||
+            if (!t[j].ok || j == w)
+                continue;
+            if (proved_between(&tl[j], t[w].submit, t[w].prove_start))
+                append(jobs[w].waited_for, sizeof jobs[w].waited_for, jobs[j].id);
+            if (t[j].kind == CUZK_KIND_WINNING_POST || !t[j].dispatch_seq ||
                 t[j].dispatch_seq > t[w].dispatch_seq || t[j].dispatch < t[w].submit)
                 continue;
+            char what[96];
+            snprintf(what, sizeof what, "%s (batch %llu)", jobs[j].id,
+                     (unsigned long long)t[j].batch_id);
             jobs[w].behind++;
-            if (used < sizeof jobs[w].behind_what)
-                used +=
-                    (size_t)snprintf(jobs[w].behind_what + used, sizeof jobs[w].behind_what - used,
-                                     "%s%s (batch %llu)", used ? ", " : "", jobs[j].id,
-                                     (unsigned long long)t[j].batch_id);
+            append(jobs[w].behind_what, sizeof jobs[w].behind_what, what);
         }
     }
 }
@@ -217,15 +236,15 @@ int bench_mix_run(bench_mix_job *jobs, size_t n, const bench_mix_input in[MIX_KI
             await_one(e, &jobs[i], &in[jobs[i].mk], &pvk[jobs[i].mk]);
         out->wall_ms = timing_now_ms() - t0;
         job_times *t = calloc(n, sizeof *t);
-        for (size_t i = 0; t && i < n; i++) {
-            cuzk_job_timeline tl;
-            if (cuzk_engine_job_timeline(e, jobs[i].id, &tl) == CUZK_OK) {
-                times_of(&t[i], &tl);
-                cuzk_job_timeline_clear(&tl);
-            }
-        }
-        if (t)
-            winning_waits(jobs, n, t);
+        cuzk_job_timeline *tl = calloc(n, sizeof *tl);
+        for (size_t i = 0; t && tl && i < n; i++)
+            if (cuzk_engine_job_timeline(e, jobs[i].id, &tl[i]) == CUZK_OK)
+                times_of(&t[i], &tl[i]);
+        if (t && tl)
+            winning_waits(jobs, n, t, tl);
+        for (size_t i = 0; tl && i < n; i++)
+            cuzk_job_timeline_clear(&tl[i]);
+        free(tl);
         free(t);
         cuzk_engine_status st;
         cuzk_engine_get_status(e, &st);

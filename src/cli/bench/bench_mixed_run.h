@@ -20,6 +20,7 @@ typedef struct {
     double queue_ms, wait_ms;
     int behind; /* jobs of another kind dispatched while it was queued */
     char behind_what[160];
+    char waited_for[160]; /* jobs that proved between its submit and its own proving */
 } bench_mix_job;
 
 typedef struct {
