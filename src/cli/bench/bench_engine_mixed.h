@@ -5,7 +5,9 @@
  * sends them.  Reported per kind: jobs, proved, failed, submit-to-proof
  * latency p50/p99/max, proofs/hour; the wall time, how busy the GPUs were
  * (or "cpu"), the peak host RSS; and for each WinningPoSt how long it waited
- * and whether it was ever queued behind another kind's batch.
+ * and whether it was ever queued behind another kind's batch: whether a job
+ * of another kind left the queue after it arrived and before it did (read
+ * from the engine's job timelines: QUEUE interval, dispatch order, batch).
  *
  * A proof counts as proved only when the engine completed it (the engine
  * self-verifies every partition) AND the bench verified every partition
