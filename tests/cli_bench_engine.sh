@@ -5,7 +5,8 @@
 # verify bar per partition (jobs x partitions) and one prove bar per
 # backend call; --timeline FILE.csv has one line per event; a bad timeline
 # name, an unknown workload, synthetic-only options with porep-2k, and
-# porep-2k without parameters are refused with messages.  Timing is checked
+# porep-2k without parameters are refused with messages, and so are the
+# mixed workload's argument errors.  Timing is checked
 # only for --inject-winning: a WinningPoSt waits at most for one partition.
 # usage: cli_bench_engine.sh CUZK
 . "$(dirname "$0")/e2e_common.sh" cli_bench_engine "$1"
@@ -103,6 +104,21 @@ check "synthetic options with porep-2k" 2 "$cuzk" bench engine --workload porep-
 check "porep-2k without parameters" 1 env -u FIL_PROOFS_PARAMETER_CACHE "$cuzk" bench engine \
     --workload porep-2k --params-dir "$dir/none"
 has 'no StackedDrg2KiBV1_1 parameters: .*cuzk setup porep-2k --out DIR' "missing params message"
+
+# --workload mixed refuses, before any work: an unknown kind in --mix, a ratio
+# of all zeros, and a kind without inputs at a size where none are made here.
+check "mixed: an unknown kind" 2 "$cuzk" bench engine --workload mixed \
+    --mix porep:1,proof:2 --params-dir "$dir"
+has '--mix: unknown kind "proof" \(porep, snap, window, winning\)' "unknown kind message"
+check "mixed: a ratio of all zeros" 2 "$cuzk" bench engine --workload mixed \
+    --mix porep:0,winning:0 --params-dir "$dir"
+has 'every kind is 0; nothing to prove' "all zeros message"
+check "mixed: 32 GiB without a C1" 2 "$cuzk" bench engine --workload mixed \
+    --sector-size 32GiB --mix porep:1,winning:0 --params-dir "$dir"
+has '--mix porep:N at a sector size other than 2 KiB needs --c1 FILE' "missing input message"
+check "mixed: a WinningPoSt file without its randomness" 2 "$cuzk" bench engine \
+    --workload mixed --mix winning:1 --winning-vanilla /dev/null --params-dir "$dir"
+has 'go together' "vanilla without randomness message"
 
 [ "$fails" = 0 ] && echo "cli_bench_engine: all passed" || echo "cli_bench_engine: $fails failed"
 exit $((fails > 0))

@@ -11,7 +11,9 @@
 #include "sealer/sealer_data.h"
 #include "util/file_read.h"
 
-static int seal_2k(bench_porep_input *out, uint64_t seed, char *err, size_t cap) {
+/* keep: where the sealed sector goes for the caller (fc_sealed_free), else
+ * NULL: freed here. */
+static int seal_2k(bench_porep_input *out, fc_sealed *keep, uint64_t seed, char *err, size_t cap) {
     const fc_seal_proof *p = fc_seal_proof_by_name("StackedDrg2KiBV1_1");
     if (!p) {
         snprintf(err, cap, "no StackedDrg2KiBV1_1 proof type");
@@ -59,7 +61,10 @@ static int seal_2k(bench_porep_input *out, uint64_t seed, char *err, size_t cap)
              "sealed here: StackedDrg2KiBV1_1, random data seed %llu, miner %llu, sector %llu",
              (unsigned long long)seed, (unsigned long long)sp.miner_id,
              (unsigned long long)sp.sector_number);
-    fc_sealed_free(&s);
+    if (keep && rc == 0)
+        *keep = s;
+    else
+        fc_sealed_free(&s);
     return rc;
 }
 
@@ -68,7 +73,7 @@ int bench_porep_input_get(bench_porep_input *out, const char *c1_path, uint64_t 
     memset(out, 0, sizeof *out);
     int rc;
     if (!c1_path) {
-        rc = seal_2k(out, seed, err, cap);
+        rc = seal_2k(out, NULL, seed, err, cap);
     } else {
         snprintf(out->origin, sizeof out->origin, "%s", c1_path);
         char why[256];
@@ -89,6 +94,16 @@ int bench_porep_input_get(bench_porep_input *out, const char *c1_path, uint64_t 
             rc = 0;
         }
     }
+    if (rc)
+        bench_porep_input_free(out);
+    return rc;
+}
+
+int bench_porep_input_seal(bench_porep_input *out, fc_sealed *s, uint64_t seed, char *err,
+                           size_t cap) {
+    memset(out, 0, sizeof *out);
+    memset(s, 0, sizeof *s);
+    int rc = seal_2k(out, s, seed, err, cap);
     if (rc)
         bench_porep_input_free(out);
     return rc;

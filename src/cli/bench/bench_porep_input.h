@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "filecoin/c1/c1.h"
+#include "sealer/sealer.h"
 
 typedef struct {
     c1_output *c1; /* decoded */
@@ -23,6 +24,11 @@ typedef struct {
  * message in err. */
 int bench_porep_input_get(bench_porep_input *out, const char *c1_path, uint64_t seed, char *err,
                           size_t cap);
+/* The same sealing (c1_path NULL), keeping the sealed sector in *s
+ * (fc_sealed_free) so that the other kinds' 2 KiB inputs come from it
+ * (`cuzk bench engine --workload mixed`). */
+int bench_porep_input_seal(bench_porep_input *out, fc_sealed *s, uint64_t seed, char *err,
+                           size_t cap);
 void bench_porep_input_free(bench_porep_input *in);
 
 /* dir, else $FIL_PROOFS_PARAMETER_CACHE; checks that the parameter and vk

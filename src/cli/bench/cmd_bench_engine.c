@@ -13,7 +13,8 @@
  * that synthesis costs something, as a real circuit's does.  `porep-2k` is
  * real PoRep C2 jobs of one 2 KiB sector (sealed here, or --c1 FILE) through
  * the engine's built-in POREP_C2 provider, with the porep-2k parameters of
- * --params-dir (or FIL_PROOFS_PARAMETER_CACHE). */
+ * --params-dir (or FIL_PROOFS_PARAMETER_CACHE).  `mixed` is a stream of all
+ * four proof kinds with its own options (bench_engine_mixed.h). */
 #include "cli/bench/cmd_bench_engine.h"
 
 #include <dirent.h>
@@ -26,6 +27,7 @@
 
 #include "cli/args.h"
 #include "cli/bench/bench_engine_inject.h"
+#include "cli/bench/bench_engine_mixed.h"
 #include "cli/bench/bench_engine_timeline.h"
 #include "cli/bench/bench_porep_input.h"
 #include "cli/engine_devices.h"
@@ -332,8 +334,11 @@ static int setup_synthetic(bench_workload *wl, char *circuit, size_t ccap, unsig
 }
 
 int cmd_bench_engine(int argc, char **argv) {
+    for (int i = 0; i + 1 < argc; i += 2)
+        if (strcmp(argv[i], "--workload") == 0 && strcmp(argv[i + 1], "mixed") == 0)
+            return cmd_bench_engine_mixed(argc, argv);
     const char *usage =
-        "cuzk bench engine [--workload synthetic|porep-2k|porep] [--jobs N] [--threads T] "
+        "cuzk bench engine [--workload synthetic|porep-2k|porep|mixed] [--jobs N] [--threads T] "
         "[--cases pipelined-b1,sequential-b1,pipelined-b2] [--timeline FILE.svg|FILE.csv] "
         "[--backend cpu|cuda] [--devices N [--device-ms MS]] [--memory-budget GIB]\n"
         "  [--inject-winning AT_MS[,AT_MS...] [--winning-vanilla FILE --winning-randomness HEX]]\n"
@@ -341,7 +346,9 @@ int cmd_bench_engine(int argc, char **argv) {
         "               --device-ms: each simulated call lasts at least MS, as a GPU's would)\n"
         "  synthetic: [--partitions P] [--constraints K] [--work W]\n"
         "  porep-2k:  [--params-dir DIR] [--c1 FILE]   (default: a 2 KiB sector sealed here)\n"
-        "  porep:     --c1 FILE --params-dir DIR      (any sector size: the C1's)";
+        "  porep:     --c1 FILE --params-dir DIR      (any sector size: the C1's)\n"
+        "  mixed:     all four proof kinds in one stream (`cuzk bench engine --workload mixed "
+        "--help`)";
     const char *s_jobs = NULL, *s_parts = NULL, *s_k = NULL, *s_work = NULL, *timeline = NULL,
                *workload = "synthetic", *params_dir = NULL, *c1 = NULL, *s_cases = NULL;
     unsigned threads = par_cpu_count();
@@ -390,7 +397,8 @@ int cmd_bench_engine(int argc, char **argv) {
     const int porep = any_size || strcmp(workload, "porep-2k") == 0;
     if (!porep && strcmp(workload, "synthetic") != 0) {
         fprintf(stderr,
-                "cuzk bench engine: unknown workload \"%s\" (synthetic, porep-2k or porep)\n",
+                "cuzk bench engine: unknown workload \"%s\" (synthetic, porep-2k, porep or "
+                "mixed)\n",
                 workload);
         return 2;
     }
