@@ -279,7 +279,8 @@ cuda_status upload_tables(setup_gpu *g, cuda_error *err) {
     g2_affine_generator(&b2);
     g1_fixed_table h1 = {};
     g2_fixed_table h2 = {};
-    if (g1_fixed_table_init(&h1, &b1, WIN) || g2_fixed_table_init(&h2, &b2, WIN)) {
+    unsigned t = g->threads ? g->threads : 1;
+    if (g1_fixed_table_init(&h1, &b1, WIN, t) || g2_fixed_table_init(&h2, &b2, WIN, t)) {
         g1_fixed_table_free(&h1);
         g2_fixed_table_free(&h2);
         return cz_fail(err, CUDA_ERR_NO_MEMORY, "out of host memory for the generator tables");

@@ -76,7 +76,7 @@ static void mul_edges(void) {
     g2_affine_generator(&g2);
     g1_fixed_table t1 = {0};
     g2_fixed_table t2 = {0};
-    CHECK(g1_fixed_table_init(&t1, &g1, 8) == 0 && g2_fixed_table_init(&t2, &g2, 8) == 0);
+    CHECK(g1_fixed_table_init(&t1, &g1, 8, 2) == 0 && g2_fixed_table_init(&t2, &g2, 8, 2) == 0);
     CHECK(g1_fixed_mul_many(c1, &t1, k, N, 2) == 0 && g2_fixed_mul_many(c2, &t2, k, N, 2) == 0);
     char err[256];
     CHECK(gpu.g1_mul(gpu.ctx, d1, k, N, err, sizeof err) == 0);
