@@ -23,6 +23,10 @@
 #     --workload porep` (JOBS, default 8) with 20 WinningPoSt injected 3.5 s apart
 #     from 4 s on: each injection's submit-to-proof time, their p50/p99, and
 #     what each waited behind (every proof self-verified by the engine).
+#   tools/gpu-porep32.sh mixed: after `winning`, on the same warm machine: `bench
+#     engine --workload mixed` over those two sets (MIX, default
+#     porep:4,snap:0,window:0,winning:1; JOBS, default 15; INTERVAL ms between
+#     submits, default 6000): per-kind latency, proofs/hour, GPU busy, peak RSS.
 # The 47 GB parameter file lives in /tmp/p32 (w32, p64) only while the machine
 # stays warm; the disk holds one such set at a time.
 O=${OUT:-/tmp/cuzk-out}; mkdir -p $O
@@ -127,6 +131,19 @@ elif [ "$1" = winning ]; then
     echo "bench engine porep-32g + 20 WinningPoSt: rc $?, $((SECONDS - t)) s"
     grep -E "pipelined|first job|preloaded|device gpu|inject|WinningPoSt|peak host RSS|rror|bench engine:" \
         $O/engine_win32.txt | head -40
+elif [ "$1" = mixed ]; then
+    # after `winning` on the warm machine: its porep-32g and winning-32g sets and inputs
+    [ -s $d/win.bin ] || { echo "run tools/gpu-porep32.sh winning first"; exit 1; }
+    R=$(printf '31%.0s' $(seq 32))
+    TM=""; [ -x /usr/bin/time ] && TM="/usr/bin/time -v"
+    left=$((580 - SECONDS)); t=$SECONDS
+    timeout $left $TM $c bench engine --workload mixed --mix "${MIX:-porep:4,snap:0,window:0,winning:1}" \
+        --jobs "${JOBS:-15}" --interval-ms "${INTERVAL:-6000}" --threads "$(nproc)" --backend cuda \
+        --params-dir $d --c1 $d/c1.json --winning-vanilla $d/win.bin --winning-randomness $R \
+        >$O/mixed32.txt 2>&1
+    echo "bench engine --workload mixed 32 GiB: rc $?, $((SECONDS - t)) s"
+    grep -vE "^\s+(Page|Vol|Invol|Swap|File|Socket|Signal|Average|Exit|Minor|Major|Percent|System|User|Command)" \
+        $O/mixed32.txt | tail -40
 else
     TM=""; [ -x /usr/bin/time ] && TM="/usr/bin/time -v"
     for n in ${JOBS:-5}; do
