@@ -97,6 +97,7 @@ cuda_msm_config cuda_msm_config_default(void);
 typedef struct {
     size_t n_zero, n_one, n_other;
     unsigned window_bits, windows;
+    unsigned pieces; /* the MSM's pieces (more than 1 when its working set passed free memory) */
     float copy_ms, classify_ms, sort_ms, buckets_ms, reduce_ms, total_ms;
 } cuda_msm_stats;
 

@@ -254,6 +254,47 @@ cuda_status cz_msm_prepare(cuda_ctx *c, const cuda_bases *bs, size_t first, size
     return CUDA_OK;
 }
 
+// The most scalars one piece of an MSM takes.  The working set grows with
+// the scalars (their canonical copy, the classified lists, and per window the
+// digit keys and values twice over plus the sort's scratch): at 2^27 it is
+// larger than what an 80 GB card has beside a 32 GiB parameter set, so such
+// an MSM runs in pieces that fit the free memory (the scratch this context
+// already holds counted as free), their sums added.  gpu_msm_piece fixes the
+// size instead (tests, benchmarks).
+template <class F> static size_t msm_piece(const cuda_ctx *c, size_t n, unsigned window) {
+    long forced = switch_get(SW_GPU_MSM_PIECE);
+    if (forced > 0) {
+        size_t f = (size_t)forced & ~(size_t)63; // density words stay whole
+        return f && f < n ? f : n;
+    }
+    size_t free_b = 0, total_b = 0;
+    if (n <= ((size_t)1 << 20) || cudaMemGetInfo(&free_b, &total_b) != cudaSuccess)
+        return n;
+    const dbuf *held[] = {&c->scal,  &c->idx_one, &c->idx_other, &c->keys,   &c->vals,
+                          &c->keys2, &c->vals2,   &c->cub_tmp,   &c->buckets};
+    size_t avail = free_b;
+    for (const dbuf *b : held)
+        avail += b->bytes;
+    avail -= avail / 8; // allocator granularity, the sort's small buffers, other streams
+    for (size_t k = 1;; k++) {
+        size_t piece = (n + k - 1) / k;
+        piece = (piece + 63) & ~(size_t)63; // density words stay whole
+        unsigned cw = window ? window : auto_window(piece);
+        size_t windows = (256 + cw - 1) / cw;
+        size_t need = piece * (sizeof(dfr) + 12 + windows * 24) +
+                      (windows << (cw - 1)) * sizeof(xyzz<F>) * 5 / 4;
+        if (need <= avail || piece <= ((size_t)1 << 20))
+            return piece < n ? piece : n;
+    }
+}
+
+static size_t popcount_words(const uint64_t *w, size_t words) {
+    size_t r = 0;
+    for (size_t i = 0; i < words; i++)
+        r += (size_t)__builtin_popcountll(w[i]);
+    return r;
+}
+
 template <class F>
 static cuda_status msm_dev(cuda_ctx *c, xyzz<F> *out, const cuda_bases *bs, size_t first,
                            const dfr *scal, int mont, const uint64_t *density, size_t n,
@@ -261,13 +302,35 @@ static cuda_status msm_dev(cuda_ctx *c, xyzz<F> *out, const cuda_bases *bs, size
     cuda_msm_stats stats;
     memset(&stats, 0, sizeof stats);
     x_set_inf(*out);
-    msm_prep p;
     cuda_status s = CUDA_OK;
-    if (n > 0) {
-        s = cz_msm_prepare(c, bs, first, sizeof(affine<F>), scal, mont, density, n, window, fast,
-                           &p, &stats, err);
+    size_t piece = n ? msm_piece<F>(c, n, window) : 0;
+    for (size_t off = 0; off < n && s == CUDA_OK; off += piece) {
+        size_t len = n - off < piece ? n - off : piece;
+        // a piece's bases start after those its predecessors' density selected
+        size_t f = first + (density ? popcount_words(density, off / 64) : off);
+        msm_prep p;
+        cuda_msm_stats ps;
+        memset(&ps, 0, sizeof ps);
+        xyzz<F> part;
+        x_set_inf(part);
+        s = cz_msm_prepare(c, bs, f, sizeof(affine<F>), scal + off, mont,
+                           density ? density + off / 64 : nullptr, len, window, fast, &p, &ps, err);
         if (s == CUDA_OK)
-            s = cz_msm_sum<F>(c, p, out, &stats, err);
+            s = cz_msm_sum<F>(c, p, &part, &ps, err);
+        if (s != CUDA_OK)
+            break;
+        x_add(*out, part);
+        stats.n_zero += ps.n_zero;
+        stats.n_one += ps.n_one;
+        stats.n_other += ps.n_other;
+        stats.window_bits = ps.window_bits;
+        stats.windows = ps.windows;
+        stats.classify_ms += ps.classify_ms;
+        stats.sort_ms += ps.sort_ms;
+        stats.buckets_ms += ps.buckets_ms;
+        stats.reduce_ms += ps.reduce_ms;
+        stats.total_ms += ps.total_ms;
+        stats.pieces++;
     }
     if (s == CUDA_OK && st)
         *st = stats;

@@ -178,11 +178,12 @@ groth16_status gpu_msms(cuda_prover *pr, gpu_sums *o, const r1cs_partition *p, c
     g2x yb, yb2;
     cuda_msm_stats ms;
     unsigned win = (unsigned)switch_get(SW_GPU_MSM_WINDOW); /* CUZK_MSM_WINDOW; 0 = auto */
-#define MSM(call, slot)               \
-    do {                              \
-        if ((call) != CUDA_OK)        \
-            return fail_cuda(err, e); \
-        t->slot += ms.total_ms;       \
+#define MSM(call, slot)                 \
+    do {                                \
+        if ((call) != CUDA_OK)          \
+            return fail_cuda(err, e);   \
+        t->slot += ms.total_ms;         \
+        t->dev_msm_pieces += ms.pieces; \
     } while (0)
     MSM(cz_msm_g1_dev(c, &o->xl, dev->l, 0, daux, 1, NULL, n_aux, win, 1, &ms, &e), dev_l_ms);
     double t4 = timing_now_ms();
@@ -273,9 +274,9 @@ void cuda_note(void *self, const groth16_prove_timing *t, size_t index) {
     const cuda_prover *pr = (const cuda_prover *)self;
     fprintf(stderr,
             "cuzk timing: proof %zu: GPU %d device time (CUDA events): H %.2f ms | MSM L %.2f, A "
-            "%.2f, B1 %.2f, B2 (G2) %.2f, H %.2f ms\n",
+            "%.2f, B1 %.2f, B2 (G2) %.2f, H %.2f ms; %.0f MSM pieces\n",
             index, pr->ctx->ordinal, t->dev_h_ms, t->dev_l_ms, t->dev_a_ms, t->dev_b1_ms,
-            t->dev_b2_ms, t->dev_hm_ms);
+            t->dev_b2_ms, t->dev_hm_ms, t->dev_msm_pieces);
 }
 
 const groth16_sums_ops cuda_ops = {"cuda", CUDA_NTT_MAX_LOG_N, cuda_sums, cuda_note, 1};

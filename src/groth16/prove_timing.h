@@ -15,6 +15,9 @@ typedef struct {
     /* device time of each stage (CUDA events, without copies) where the
      * backend is a GPU; 0 on the CPU backend */
     double dev_h_ms, dev_l_ms, dev_a_ms, dev_b1_ms, dev_b2_ms, dev_hm_ms;
+    /* the GPU's MSMs in pieces: how many, over all (one per MSM when each
+     * working set fitted the device's free memory) */
+    double dev_msm_pieces;
     /* a deferred partition (partition.h): a, b, c made at prove time (wall
      * ms, on the host or the device), the device's part of it (expanding
      * the witness + SpMV, CUDA events), and the witness bytes sent */

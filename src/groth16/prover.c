@@ -177,6 +177,7 @@ void groth16_prove_timing_add(groth16_prove_timing *a, const groth16_prove_timin
     a->dev_b1_ms += b->dev_b1_ms;
     a->dev_b2_ms += b->dev_b2_ms;
     a->dev_hm_ms += b->dev_hm_ms;
+    a->dev_msm_pieces += b->dev_msm_pieces;
     a->abc_ms += b->abc_ms;
     a->dev_abc_ms += b->dev_abc_ms;
     a->witness_bytes += b->witness_bytes;

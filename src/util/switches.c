@@ -57,6 +57,10 @@ static const switch_info TABLE[SW_COUNT] = {
                         "copy (a GPU's), 1 = always, 2 = never (each reader decodes the file a "
                         "chunk at a time)",
                         0, 1, 2, 1, 0},
+    [SW_GPU_MSM_PIECE] = {"gpu_msm_piece", "CUZK_GPU_MSM_PIECE",
+                          "CUDA MSM: the most scalars one piece takes, the pieces' sums added (0: "
+                          "as many as the device's free memory holds the working set of)",
+                          0, 64, 0x7fffffff, 1, 0},
 };
 
 static _Atomic long values[SW_COUNT];

@@ -32,6 +32,7 @@ typedef enum {
     SW_PCE,                /* synthesis through the pre-compiled constraint evaluator */
     SW_GPU_ABC,            /* CUDA backend: a, b, c from the recorded matrices on the GPU */
     SW_PARAMS_HOST,        /* parameter points decoded into host memory (else read from the file) */
+    SW_GPU_MSM_PIECE,      /* CUDA MSM: most scalars a piece takes; 0 = what free memory holds */
     SW_COUNT
 } switch_id;
 

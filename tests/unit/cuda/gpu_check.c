@@ -307,9 +307,11 @@ static void check_msm_g1(cuda_ctx *c, const cuda_bases *gb, const g1_affine *bas
     CHECK(s == CUDA_OK);
     int eq = s == CUDA_OK && g1_jac_equal(&want, &got);
     CHECK(eq);
-    printf("gpu msm g1 n=%zu %s%s%s: %s (c=%u, %zu zero / %zu one / %zu other, %.3f ms)\n", n,
-           kind_name[kind], masked ? " masked" : "", fast ? "" : " no-fast-path",
-           eq ? "equal" : "MISMATCH", st.window_bits, st.n_zero, st.n_one, st.n_other, st.total_ms);
+    printf("gpu msm g1 n=%zu %s%s%s: %s (c=%u, %zu zero / %zu one / %zu other, %u pieces, "
+           "%.3f ms)\n",
+           n, kind_name[kind], masked ? " masked" : "", fast ? "" : " no-fast-path",
+           eq ? "equal" : "MISMATCH", st.window_bits, st.n_zero, st.n_one, st.n_other, st.pieces,
+           st.total_ms);
     free(sc);
     free(dens);
 }
@@ -339,8 +341,9 @@ static void check_msm_g2(cuda_ctx *c, const cuda_bases *gb, const g2_affine *bas
     CHECK(s == CUDA_OK);
     int eq = s == CUDA_OK && g2_jac_equal(&want, &got);
     CHECK(eq);
-    printf("gpu msm g2 n=%zu %s%s: %s (c=%u, %.3f ms)\n", n, kind_name[kind],
-           masked ? " masked" : "", eq ? "equal" : "MISMATCH", st.window_bits, st.total_ms);
+    printf("gpu msm g2 n=%zu %s%s: %s (c=%u, %u pieces, %.3f ms)\n", n, kind_name[kind],
+           masked ? " masked" : "", eq ? "equal" : "MISMATCH", st.window_bits, st.pieces,
+           st.total_ms);
     free(sc);
     free(dens);
 }
@@ -386,6 +389,16 @@ static void check_msm(cuda_ctx *c, unsigned max_log) {
     check_msm_g1(c, gb, b1, 1, S_RANDOM, 0, 1);
     check_msm_g1(c, gb, b1, 3, S_EDGE, 0, 1);
     check_msm_g1(c, gb, b1, 1000, S_RANDOM, 1, 1);
+    /* in pieces (gpu_msm_piece): the pieces' sums added, a masked piece's
+       bases found after the set bits of the pieces before it */
+    long saved_piece = switch_get(SW_GPU_MSM_PIECE);
+    CHECK(switch_set(SW_GPU_MSM_PIECE, 640, serr, sizeof serr) == 0);
+    printf("gpu msm: gpu_msm_piece=640\n");
+    check_msm_g1(c, gb, b1, nmax, S_RANDOM, 0, 1);
+    check_msm_g1(c, gb, b1, nmax, S_BITS90, 1, 1);
+    check_msm_g1(c, gb, b1, 1000, S_RANDOM, 1, 1);
+    check_msm_g1(c, gb, b1, 641, S_EDGE, 0, 0);
+    CHECK(switch_set(SW_GPU_MSM_PIECE, saved_piece, serr, sizeof serr) == 0);
     /* all bases equal: P + P and P - P inside buckets */
     {
         size_t n = 4096;
@@ -441,6 +454,10 @@ static void check_msm(cuda_ctx *c, unsigned max_log) {
     CHECK(switch_set(SW_GPU_MSM_RED_LEVELS, saved_red, serr, sizeof serr) == 0);
     check_msm_g2(c, gb, b2, 1024, S_EDGE, 1);
     check_msm_g2(c, gb, b2, 3, S_EDGE, 0);
+    CHECK(switch_set(SW_GPU_MSM_PIECE, 320, serr, sizeof serr) == 0);
+    check_msm_g2(c, gb, b2, 1024, S_RANDOM, 1);
+    check_msm_g2(c, gb, b2, 1000, S_BITS90, 0);
+    CHECK(switch_set(SW_GPU_MSM_PIECE, saved_piece, serr, sizeof serr) == 0);
     cuda_bases_free(gb);
     /* all G2 bases equal: doublings inside buckets and in the reduction's sums */
     {
