@@ -4,7 +4,9 @@
 # snap.json and one vanilla-<k> per partition of the size's length, and the
 # native verifier (test_snap_partition dir: snap_partition_prepare, what
 # cuzk prove snap runs first) accepts every partition; with one byte of one
-# vanilla proof changed it refuses.  The same seed gives the same bytes.
+# vanilla proof changed it refuses.  cuzk prove snap --snap-json checks the
+# 32 GiB set (and refuses the tampered one) before it looks for parameters.
+# The same seed gives the same bytes.
 # Bad input (unknown proof, bad h, too many nodes, an unwritable dir) is
 # refused with a message.
 #
@@ -47,6 +49,15 @@ test "$(field "$d/8m/snap.json" h)" = 7
 start=$(date +%s)
 invent 32g StackedDrg32GiBV1 16 -
 echo "32 GiB: invented and verified in $(($(date +%s) - start)) s"
+# cuzk prove snap takes the 32 GiB snap.json: its checks pass, then the
+# (absent) parameters stop it; the tampered set is refused naming the proof
+mkdir "$d/empty"
+if "$cuzk" prove snap --snap-json "$d/32g/snap.json" --params-dir "$d/empty" --out "$d/p" \
+    >"$d/out" 2>&1; then echo "proved without parameters?"; exit 1; fi
+grep -q "16 partitions: vanilla proofs checked" "$d/out" || { cat "$d/out"; exit 1; }
+if "$cuzk" prove snap --snap-json "$d/32g.bad/snap.json" --params-dir "$d/empty" --out "$d/p" \
+    >"$d/out" 2>&1; then echo "proved without parameters?"; exit 1; fi
+grep -q "vanilla_proofs\[15\] (partition 15)" "$d/out" || { cat "$d/out"; exit 1; }
 
 # the same seed, the same bytes; another seed, another update
 "$cuzk" seal update --valid --registered-proof 0 --out "$d/2k-again" --seed 5 >/dev/null
