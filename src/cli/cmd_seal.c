@@ -14,11 +14,13 @@
 #include "filecoin/c1/c1.h"
 #include "sealer/sealer.h"
 #include "sealer/seal_snap.h"
+#include "sealer/seal_synth_snap.h"
 #include "sealer/sealer_data.h"
 #include "sealer/sealer_stream.h"
 #include "filecoin/porep/vanilla_verify.h"
 #include "util/hex.h"
 #include "util/parallel.h"
+#include "util/timing.h"
 
 static const char *seal_usage =
     "cuzk seal --sector-size 2KiB|8MiB|512MiB --registered-proof NAME|ID "
@@ -26,7 +28,10 @@ static const char *seal_usage =
     "--seed HEX --out DIR [--curio] [--threads N] [--mem-budget SIZE] [--parent-cache FILE] "
     "[--in-memory]";
 static const char *update_usage =
-    "cuzk seal update --sector DIR --out DIR [--data FILE | --zeros | --random SEED] [--h N]";
+    "cuzk seal update --sector DIR --out DIR [--data FILE | --zeros | --random SEED] [--h N]\n"
+    "       cuzk seal update --valid --registered-proof NAME|ID --out DIR [--seed N] [--nodes N] "
+    "[--h N]\n"
+    "         (--valid: an invented TEST update of any size, no sector needed)";
 static const char *vv_usage = "cuzk verify-vanilla --c1 FILE [--miner-id N --sector-number N]";
 
 static int parse_u64(uint64_t *out, const char *s, const char *what, const char *cmd) {
@@ -267,8 +272,91 @@ static int seal_streaming(fc_stream_result *res, c1_output **c, const fc_seal_pa
     return 0;
 }
 
+static void print_update(const fc_seal_snap_result *r, const char *out) {
+    char ro[65], dn[65], rn[65];
+    hex_encode(ro, r->comm_r_old, 32);
+    hex_encode(dn, r->comm_d_new, 32);
+    hex_encode(rn, r->comm_r_new, 32);
+    printf("updated %s (h %u) into %s: %u vanilla proofs of %zu bytes; comm_r_old %s comm_d_new %s "
+           "comm_r_new %s\n",
+           r->proof->name, r->h, out, r->proof->partitions, r->vanilla_bytes, ro, dn, rn);
+}
+
+/* A RegisteredUpdateProof by name (StackedDrg32GiBV1) or id (0..4). */
+static const fc_update_proof *parse_update_proof(const char *s) {
+    for (unsigned id = 0; id < FC_SECTOR_SIZES; id++) {
+        const fc_update_proof *p = fc_update_proof_by_id(id);
+        if (p && strcmp(p->name, s) == 0)
+            return p;
+    }
+    char *end;
+    errno = 0;
+    unsigned long long id = *s >= '0' && *s <= '9' ? strtoull(s, &end, 10) : ~0ull;
+    return id != ~0ull && !*end && !errno ? fc_update_proof_by_id(id) : NULL;
+}
+
+/* `cuzk seal update --valid`: an invented update (sealer/seal_synth_snap.h). */
+static int cmd_seal_update_valid(int argc, char **argv) {
+    const char *proof = NULL, *out = NULL, *seed_s = NULL, *nodes_s = NULL, *h_s = NULL;
+    const cli_opt opts[] = {{"--registered-proof", &proof},
+                            {"--out", &out},
+                            {"--seed", &seed_s},
+                            {"--nodes", &nodes_s},
+                            {"--h", &h_s}};
+    if (cli_parse(argc, argv, opts, sizeof opts / sizeof opts[0], NULL, update_usage) != 0)
+        return 2;
+    if (!proof || !out) {
+        fprintf(stderr, "usage: %s\n(--valid needs --registered-proof and --out)\n", update_usage);
+        return 2;
+    }
+    fc_synth_snap_params sp = {.proof = parse_update_proof(proof), .nodes = 16};
+    if (!sp.proof) {
+        fprintf(stderr,
+                "cuzk seal update: unknown registered update proof \"%s\" (StackedDrg2KiBV1 .. "
+                "StackedDrg64GiBV1, or 0..4)\n",
+                proof);
+        return 2;
+    }
+    uint64_t seed = 0, nodes = 16, h = 0;
+    if ((seed_s && parse_u64(&seed, seed_s, "--seed", "seal update") != 0) ||
+        (nodes_s && parse_u64(&nodes, nodes_s, "--nodes", "seal update") != 0) ||
+        (h_s && parse_u64(&h, h_s, "--h", "seal update") != 0))
+        return 2;
+    if (nodes > FC_SYNTH_SNAP_MAX_NODES || (h_s && (h == 0 || h > 64))) {
+        fprintf(stderr, "cuzk seal update: %s\n",
+                nodes > FC_SYNTH_SNAP_MAX_NODES ? "--nodes: at most 1048576"
+                                                : "--h: one of the proof's h values");
+        return 2;
+    }
+    sp.seed = seed;
+    sp.nodes = (unsigned)nodes;
+    sp.h = (unsigned)h;
+    fc_synth_snap s;
+    fc_seal_snap_result r;
+    char err[512];
+    double t0 = timing_now_ms();
+    if (fc_synth_snap_make(&s, &sp, err, sizeof err) != 0 ||
+        fc_synth_snap_write(&r, &s, out, err, sizeof err) != 0) {
+        fprintf(stderr, "cuzk seal update: %s\n", err);
+        fc_synth_snap_free(&s);
+        return 1;
+    }
+    fprintf(stderr,
+            "invented update (TEST object, seed %" PRIu64 "): %zu old replica and %zu data nodes "
+            "set, %.0f ms\n",
+            seed, s.r_old.count[0], s.d_new.count[0], timing_now_ms() - t0);
+    print_update(&r, out);
+    fc_synth_snap_free(&s);
+    return 0;
+}
+
 /* `cuzk seal update`: the SnapDeals update of a sealed CC sector (sealer/seal_snap.h). */
 static int cmd_seal_update(int argc, char **argv) {
+    for (int i = 0; i < argc; i++)
+        if (strcmp(argv[i], "--valid") == 0) {
+            memmove(argv + i, argv + i + 1, sizeof *argv * (size_t)(argc - i - 1));
+            return cmd_seal_update_valid(argc - 1, argv);
+        }
     const char *sector = NULL, *out = NULL, *data = NULL, *random = NULL, *h_s = NULL;
     int zeros = 0, nrest = 0;
     char **rest = malloc(sizeof *rest * (size_t)(argc + 1));
@@ -309,13 +397,7 @@ static int cmd_seal_update(int argc, char **argv) {
         fprintf(stderr, "cuzk seal update: %s\n", err);
         return 1;
     }
-    char ro[65], dn[65], rn[65];
-    hex_encode(ro, r.comm_r_old, 32);
-    hex_encode(dn, r.comm_d_new, 32);
-    hex_encode(rn, r.comm_r_new, 32);
-    printf("updated %s (h %u) into %s: %u vanilla proofs of %zu bytes; comm_r_old %s comm_d_new %s "
-           "comm_r_new %s\n",
-           r.proof->name, r.h, out, r.proof->partitions, r.vanilla_bytes, ro, dn, rn);
+    print_update(&r, out);
     return 0;
 }
 

@@ -117,6 +117,8 @@ static const command commands[] = {
      "check a C1 output; make one (random values, or --valid: an invented sector)"},
     {"seal", NULL, NULL, cmd_seal, 2, "seal --registered-proof P ... --out DIR",
      "seal test data (2KiB..512MiB) -> C1"},
+    {NULL, NULL, NULL, NULL, 0, "seal update --sector DIR --out DIR | --valid --registered-proof P",
+     "SnapDeals update vanilla proofs (--valid: invented, any size)"},
     {"verify-vanilla", NULL, NULL, cmd_verify_vanilla, 2,
      "verify-vanilla --c1 FILE [--miner-id N --sector-number N]", "verify a C1's proofs"},
     {"post-vanilla", NULL, NULL, cmd_post_vanilla, 2,

@@ -151,6 +151,26 @@ static int write_json(const char *dir, const fc_seal_snap_result *r, char *err, 
     return write_out(dir, "snap.json", text, (size_t)n, err, cap);
 }
 
+int fc_seal_snap_write_proofs(fc_seal_snap_result *r, const char *dir, const fc_snap_trees *t,
+                              char *err, size_t cap) {
+    if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+        return err_set(err, cap, "cannot create %s: %s", dir, strerror(errno));
+    for (unsigned k = 0; k < r->proof->partitions; k++) {
+        uint8_t *buf;
+        size_t len;
+        char name[32];
+        if (fc_snap_vanilla_write(&buf, &len, t, k, err, cap) != 0)
+            return -1;
+        snprintf(name, sizeof name, "vanilla-%u", k);
+        int w = write_out(dir, name, buf, len, err, cap);
+        free(buf);
+        if (w)
+            return -1;
+        r->vanilla_bytes = len;
+    }
+    return write_json(dir, r, err, cap);
+}
+
 /* comm_r = Poseidon2(comm_c, comm_r_last). */
 static int comm_r_of(uint8_t out[32], const uint8_t comm_c[32], const uint8_t last[32]) {
     fr in[2], h;
@@ -209,20 +229,9 @@ int fc_seal_snap(fc_seal_snap_result *r, const fc_seal_snap_opts *o, char *err, 
     if (write_out(o->out_dir, "update", replica, nb, err, cap) ||
         write_out(o->out_dir, "update-data", data, nb, err, cap))
         goto done;
-    for (unsigned k = 0; k < p->partitions; k++) {
-        uint8_t *buf;
-        size_t len;
-        char name[32];
-        if (fc_snap_vanilla_generate(&buf, &len, &u, k, err, cap) != 0)
-            goto done;
-        snprintf(name, sizeof name, "vanilla-%u", k);
-        int w = write_out(o->out_dir, name, buf, len, err, cap);
-        free(buf);
-        if (w)
-            goto done;
-        r->vanilla_bytes = len;
-    }
-    rc = write_json(o->out_dir, r, err, cap);
+    fc_snap_trees trees;
+    fc_snap_update_trees(&trees, &u);
+    rc = fc_seal_snap_write_proofs(r, o->out_dir, &trees, err, cap);
 done:
     fc_snap_update_free(&u);
     free(aux);

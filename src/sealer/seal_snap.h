@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "filecoin/proof_types.h"
+#include "filecoin/snap/snap_vanilla_gen.h"
 
 typedef struct {
     const char *sector_dir;      /* a `cuzk seal` output */
@@ -45,5 +46,12 @@ typedef struct {
  * at fault (missing/short files, a sealed replica that does not match p_aux
  * or sector.json, an unsupported size, a bad h, I/O). */
 int fc_seal_snap(fc_seal_snap_result *r, const fc_seal_snap_opts *o, char *err, size_t cap);
+
+/* Writes into dir (created if missing) vanilla-<k> of every partition of t
+ * and snap.json of r (r->vanilla_bytes set here): the outputs that every
+ * reader of snap.json takes, for the update step and for an invented
+ * update (seal_synth_snap.h) alike.  0, or -1 with a message. */
+int fc_seal_snap_write_proofs(fc_seal_snap_result *r, const char *dir, const fc_snap_trees *t,
+                              char *err, size_t cap);
 
 #endif

@@ -122,11 +122,12 @@ done:
 /* The proof of leaf c in t as an fc_inclusion_proof whose elements and
  * siblings go to *elems / *hashes (advanced past them). */
 static int prove_leaf(fc_inclusion_proof *ip, fc_path_elem **elems, uint8_t **hashes,
-                      const merkle_tree *t, uint64_t c) {
+                      const fc_snap_tree_src *t, uint64_t c) {
     merkle_proof mp;
-    if (merkle_proof_gen(&mp, t, c) != MERKLE_OK)
+    if (t->proof(&mp, t->tree, c) != MERKLE_OK)
         return -1;
     const por_shape *s = &t->shape;
+    const unsigned levels = por_shape_levels(s);
     ip->kind = s->top ? FC_PROOF_TOP : s->sub ? FC_PROOF_SUB : FC_PROOF_SINGLE;
     memcpy(ip->root, mp.root, 32);
     memcpy(ip->leaf, mp.leaf, 32);
@@ -135,7 +136,7 @@ static int prove_leaf(fc_inclusion_proof *ip, fc_path_elem **elems, uint8_t **ha
     ip->n_top = s->top != 0;
     ip->elems = *elems;
     const uint8_t *sib = mp.siblings;
-    for (unsigned l = 0; l < t->levels; l++) {
+    for (unsigned l = 0; l < levels; l++) {
         fc_path_elem *e = (*elems)++;
         e->n_hashes = por_shape_arity(s, l) - 1;
         e->index = mp.index[l];
@@ -148,49 +149,88 @@ static int prove_leaf(fc_inclusion_proof *ip, fc_path_elem **elems, uint8_t **ha
     return 0;
 }
 
+static int dense_proof(merkle_proof *out, const void *tree, uint64_t i) {
+    return merkle_proof_gen(out, tree, i);
+}
+
+static const uint8_t *dense_node(const void *tree, unsigned l, uint64_t j) {
+    return merkle_tree_node(tree, l, (size_t)j);
+}
+
+static fc_snap_tree_src dense_src(const merkle_tree *t) {
+    fc_snap_tree_src s = {.tree = t, .shape = t->shape, .proof = dense_proof, .node = dense_node};
+    return s;
+}
+
+void fc_snap_update_trees(fc_snap_trees *out, const fc_snap_update *u) {
+    memset(out, 0, sizeof *out);
+    out->proof = u->proof;
+    memcpy(out->comm_c, u->comm_c, 32);
+    memcpy(out->comm_r_new, u->comm_r_new, 32);
+    out->r_old = dense_src(&u->tree_r_old);
+    out->d_new = dense_src(&u->tree_d_new);
+    out->r_new = dense_src(&u->tree_r_new);
+}
+
 int fc_snap_vanilla_generate(uint8_t **out, size_t *len, const fc_snap_update *u, unsigned k,
                              char *err, size_t errlen) {
+    fc_snap_trees t;
+    fc_snap_update_trees(&t, u);
+    return fc_snap_vanilla_write(out, len, &t, k, err, errlen);
+}
+
+int fc_snap_vanilla_write(uint8_t **out, size_t *len, const fc_snap_trees *tr, unsigned k,
+                          char *err, size_t errlen) {
     *out = NULL;
     *len = 0;
-    const fc_update_proof *p = u->proof;
+    const fc_update_proof *p = tr->proof;
     if (k >= p->partitions)
         return err_set(err, errlen, "partition %u: %s has %u", k, p->name, p->partitions);
     const unsigned C = p->challenges, A = p->apex_leaves;
     const unsigned apex_row = p->bits - p->partition_bits - p->apex_bits;
-    const merkle_tree *td = &u->tree_d_new;
-    if (td->width[apex_row] != (size_t)p->partitions * A)
-        return err_set(err, errlen, "tree D's apex row holds %zu nodes, not %u",
-                       td->width[apex_row], p->partitions * A);
-    const size_t lv_r = u->tree_r_old.levels, sib_r = por_shape_siblings(&u->tree_r_old.shape);
-    const size_t lv_d = td->levels, sib_d = por_shape_siblings(&td->shape);
+    const fc_snap_tree_src *td = &tr->d_new;
+    /* a binary tree of 2^bits leaves: its apex row holds P x A nodes */
+    if (td->shape.hasher != TREE_HASH_SHA256 || td->shape.base != 2 || td->shape.sub ||
+        por_shape_levels(&td->shape) != p->bits)
+        return err_set(err, errlen, "tree D is not a binary SHA-256 tree of 2^%u leaves", p->bits);
+    const size_t lv_r = por_shape_levels(&tr->r_old.shape),
+                 sib_r = por_shape_siblings(&tr->r_old.shape);
+    const size_t lv_d = p->bits, sib_d = por_shape_siblings(&td->shape);
+    if (por_shape_levels(&tr->r_new.shape) != lv_r || por_shape_siblings(&tr->r_new.shape) != sib_r)
+        return err_set(err, errlen, "tree R old and new differ in shape");
     uint64_t *ch = malloc(C * sizeof *ch);
     fc_snap_challenge_proof *cps = calloc(C, sizeof *cps);
     fc_path_elem *elems = calloc((size_t)C * (2 * lv_r + lv_d), sizeof *elems);
     uint8_t *hashes = malloc((size_t)C * (2 * sib_r + sib_d) * 32);
+    uint8_t(*apex)[32] = malloc((size_t)A * 32);
     fr comm_r_new;
     int rc = -1;
-    if (!ch || !cps || !elems || !hashes) {
+    if (!ch || !cps || !elems || !hashes || !apex) {
         err_set(err, errlen, "out of memory");
         goto done;
     }
-    fr_from_bytes_le(&comm_r_new, u->comm_r_new);
+    if (!fr_from_bytes_le(&comm_r_new, tr->comm_r_new)) {
+        err_set(err, errlen, "comm_r_new is not a canonical field element");
+        goto done;
+    }
     snap_challenges(ch, p, &comm_r_new, k);
     fc_path_elem *e = elems;
     uint8_t *hs = hashes;
     for (unsigned t = 0; t < C; t++)
-        if (prove_leaf(&cps[t].r_old, &e, &hs, &u->tree_r_old, ch[t]) ||
+        if (prove_leaf(&cps[t].r_old, &e, &hs, &tr->r_old, ch[t]) ||
             prove_leaf(&cps[t].d_new, &e, &hs, td, ch[t]) ||
-            prove_leaf(&cps[t].r_new, &e, &hs, &u->tree_r_new, ch[t])) {
+            prove_leaf(&cps[t].r_new, &e, &hs, &tr->r_new, ch[t])) {
             err_set(err, errlen, "challenge %u (node %llu): no proof", t,
                     (unsigned long long)ch[t]);
             goto done;
         }
-    fc_snap_vanilla v = {.apex_leaves =
-                             (const uint8_t(*)[32])merkle_tree_node(td, apex_row, (size_t)k * A),
+    for (unsigned a = 0; a < A; a++)
+        memcpy(apex[a], td->node(td->tree, apex_row, (uint64_t)k * A + a), 32);
+    fc_snap_vanilla v = {.apex_leaves = (const uint8_t(*)[32])apex,
                          .n_apex = A,
                          .challenges = cps,
                          .n_challenges = C};
-    memcpy(v.comm_c, u->comm_c, 32);
+    memcpy(v.comm_c, tr->comm_c, 32);
     *len = fc_snap_vanilla_encode(NULL, &v);
     if (!(*out = malloc(*len))) {
         *len = 0;
@@ -204,5 +244,6 @@ done:
     free(cps);
     free(elems);
     free(hashes);
+    free(apex);
     return rc;
 }

@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "filecoin/merkle/merkle_proof.h"
 #include "filecoin/merkle/merkle_tree.h"
 #include "filecoin/proof_types.h"
 
@@ -53,8 +54,36 @@ int fc_snap_encode_nodes(uint8_t *out, const uint8_t *old_nodes, const uint8_t *
                          const uint8_t comm_d_new[32], const uint8_t comm_r_old[32], char *err,
                          size_t errlen);
 
-/* The bincode PartitionProof of partition k (malloc'd into *out, *len bytes).
- * 0, or -1 with a message (k out of range, out of memory). */
+/* One tree the PartitionProof writer opens: a dense merkle_tree or any store
+ * answering the same two queries (the sparse trees of sealer/sparse_tree.h),
+ * so dense and invented updates share one writer. */
+typedef struct {
+    const void *tree;
+    por_shape shape;
+    /* leaf i's proof, exactly as merkle_proof_gen gives it: MERKLE_OK or an error */
+    int (*proof)(merkle_proof *out, const void *tree, uint64_t i);
+    /* node j of level l (0: the leaves) */
+    const uint8_t *(*node)(const void *tree, unsigned l, uint64_t j);
+} fc_snap_tree_src;
+
+/* What a partition proof is written from: the three trees (tree D binary
+ * SHA-256 over p->nodes leaves), comm_c, and comm_r_new (the challenges). */
+typedef struct {
+    const fc_update_proof *proof;
+    uint8_t comm_c[32], comm_r_new[32];
+    fc_snap_tree_src r_old, d_new, r_new;
+} fc_snap_trees;
+
+/* The sources of a dense update (u must outlive them). */
+void fc_snap_update_trees(fc_snap_trees *out, const fc_snap_update *u);
+
+/* The bincode PartitionProof of partition k over t (malloc'd into *out, *len
+ * bytes).  0, or -1 with a message (k out of range, a tree D that is not
+ * the size's, a leaf with no proof, out of memory). */
+int fc_snap_vanilla_write(uint8_t **out, size_t *len, const fc_snap_trees *t, unsigned k, char *err,
+                          size_t errlen);
+
+/* fc_snap_vanilla_write over the update's dense trees. */
 int fc_snap_vanilla_generate(uint8_t **out, size_t *len, const fc_snap_update *u, unsigned k,
                              char *err, size_t errlen);
 
