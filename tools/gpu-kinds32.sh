@@ -47,7 +47,7 @@ if [ "$mode" = snap ]; then
         echo "setup snap-32g --backend cuda --pce: $((SECONDS - t)) s"
         grep -E "time:|pce|bytes" $O/setup_s32.txt
         t=$SECONDS
-        $TM timeout 120 $c seal update --valid --registered-proof 3 --seed 7 --out $d/u \
+        $TM timeout 120 $c seal update --valid --registered-proof StackedDrg32GiBV1 --seed 7 --out $d/u \
             >$O/invent_s32.txt 2>&1 || { show $O/invent_s32.txt; exit 1; }
         echo "seal update --valid 32 GiB: $((SECONDS - t)) s"
         grep -E "Maximum resident|Elapsed" $O/invent_s32.txt

@@ -38,6 +38,30 @@ cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON -DCMAKE_CUDA_A
     cmake --build build-gpu -j"$(nproc)" --target cuzk >>$O/build.txt 2>&1 || { tail -20 $O/build.txt; exit 1; }
 echo "build $((SECONDS - t)) s"
 c=build-gpu/cuzk d=/tmp/p32
+# bounded SECS OUTFILE CMD...: CMD with its output in OUTFILE; past SECS, every
+# thread's stack (gdb, else the kernel's wait channels) goes to $O/hang.txt
+# before it is killed (rc 124), so that a hang says where it waits
+bounded() {
+    local secs=$1 out=$2 end pid p
+    shift 2
+    end=$((SECONDS + secs))
+    "$@" >"$out" 2>&1 &
+    pid=$!
+    while kill -0 $pid 2>/dev/null; do
+        if [ $SECONDS -ge $end ]; then
+            p=$(pgrep -P $pid | head -1); p=${p:-$pid}
+            if command -v gdb >/dev/null; then
+                gdb -p "$p" -batch -ex "thread apply all bt" >$O/hang.txt 2>&1
+            else
+                for t in /proc/$p/task/*; do echo "$t $(cat $t/comm) $(cat $t/wchan)"; done >$O/hang.txt
+            fi
+            kill -9 $p $pid 2>/dev/null; wait $pid 2>/dev/null
+            echo "timed out after $secs s: stacks in hang.txt"; return 124
+        fi
+        sleep 1
+    done
+    wait $pid
+}
 # a copy of proof $1 with the byte at offset $2 flipped, into $3
 flip() {
     cp "$1" "$3"
@@ -123,11 +147,10 @@ elif [ "$1" = winning ]; then
     fi
     at=$(seq -s, 4000 3500 70500)
     left=$((580 - SECONDS)); t=$SECONDS
-    timeout $left $c bench engine --workload porep --c1 $d/c1.json --params-dir $d \
+    bounded $((left - 15)) $O/engine_win32.txt $c bench engine --workload porep --c1 $d/c1.json --params-dir $d \
         --jobs "${JOBS:-8}" --threads "$(nproc)" --backend cuda --devices 1 \
         --memory-budget "${BUDGET:-64}" --cases pipelined-b1 --timeline $O/engine_win32.svg \
-        --inject-winning "$at" --winning-vanilla $d/win.bin --winning-randomness $R \
-        >$O/engine_win32.txt 2>&1
+        --inject-winning "$at" --winning-vanilla $d/win.bin --winning-randomness $R
     echo "bench engine porep-32g + 20 WinningPoSt: rc $?, $((SECONDS - t)) s"
     grep -E "pipelined|first job|preloaded|device gpu|inject|WinningPoSt|peak host RSS|rror|bench engine:" \
         $O/engine_win32.txt | head -40
@@ -137,10 +160,10 @@ elif [ "$1" = mixed ]; then
     R=$(printf '31%.0s' $(seq 32))
     TM=""; [ -x /usr/bin/time ] && TM="/usr/bin/time -v"
     left=$((580 - SECONDS)); t=$SECONDS
-    timeout $left $TM $c bench engine --workload mixed --mix "${MIX:-porep:4,snap:0,window:0,winning:1}" \
-        --jobs "${JOBS:-15}" --interval-ms "${INTERVAL:-6000}" --threads "$(nproc)" --backend cuda \
-        --params-dir $d --c1 $d/c1.json --winning-vanilla $d/win.bin --winning-randomness $R \
-        >$O/mixed32.txt 2>&1
+    bounded $((left - 15)) $O/mixed32.txt $TM $c bench engine --workload mixed \
+        --mix "${MIX:-porep:4,snap:0,window:0,winning:1}" --jobs "${JOBS:-15}" \
+        --interval-ms "${INTERVAL:-6000}" --threads "$(nproc)" --backend cuda --params-dir $d \
+        --c1 $d/c1.json --winning-vanilla $d/win.bin --winning-randomness $R
     echo "bench engine --workload mixed 32 GiB: rc $?, $((SECONDS - t)) s"
     grep -vE "^\s+(Page|Vol|Invol|Swap|File|Socket|Signal|Average|Exit|Minor|Major|Percent|System|User|Command)" \
         $O/mixed32.txt | tail -40
