@@ -23,10 +23,12 @@
 #     --workload porep` (JOBS, default 8) with 20 WinningPoSt injected 3.5 s apart
 #     from 4 s on: each injection's submit-to-proof time, their p50/p99, and
 #     what each waited behind (every proof self-verified by the engine).
-#   tools/gpu-porep32.sh mixed: after `winning`, on the same warm machine: `bench
-#     engine --workload mixed` over those two sets (MIX, default
-#     porep:4,snap:0,window:0,winning:1; JOBS, default 15; INTERVAL ms between
-#     submits, default 6000): per-kind latency, proofs/hour, GPU busy, peak RSS.
+#   tools/gpu-porep32.sh mixed: the sets and inputs of `winning` (made if missing),
+#     then `bench engine --workload mixed` over them (MIX, default
+#     porep:1,snap:0,window:0,winning:2; JOBS, default 30; INTERVAL ms between
+#     submits, default 4000: 20 WinningPoSt arriving among 10 PoRep, a stream
+#     the GPU keeps up with): per-kind latency p50/p99, proofs/hour, GPU busy,
+#     peak RSS, and what each WinningPoSt waited behind.
 # The 47 GB parameter file lives in /tmp/p32 (w32, p64) only while the machine
 # stays warm; the disk holds one such set at a time.
 O=${OUT:-/tmp/cuzk-out}; mkdir -p $O
@@ -136,7 +138,7 @@ if [ "${1:-prove}" = prove ]; then
             >$O/verify_flip.txt 2>&1
         r=$?; tail -2 $O/verify_flip.txt; echo "verify of the flipped proof: rc $r (must not be 0)"
     fi
-elif [ "$1" = winning ]; then
+elif [ "$1" = winning ] || [ "$1" = mixed ]; then
     R=$(printf '31%.0s' $(seq 32))
     if [ ! -s $d/win.bin ]; then
         timeout 120 $c setup winning-32g --out $d --backend cuda --pce >$O/setup_win32.txt 2>&1 ||
@@ -145,6 +147,8 @@ elif [ "$1" = winning ]; then
         timeout 60 $c c1 synth --valid --proof StackedDrg32GiBV1_1 --miner 1000 --sector 77 \
             --out $d/c1w.json --post-proof 3 --randomness $R --post-out $d/win.bin 2>&1 | tail -1
     fi
+fi
+if [ "$1" = winning ]; then
     at=$(seq -s, 4000 3500 70500)
     left=$((580 - SECONDS)); t=$SECONDS
     bounded $((left - 15)) $O/engine_win32.txt $c bench engine --workload porep --c1 $d/c1.json --params-dir $d \
@@ -155,19 +159,16 @@ elif [ "$1" = winning ]; then
     grep -E "pipelined|first job|preloaded|device gpu|inject|WinningPoSt|peak host RSS|rror|bench engine:" \
         $O/engine_win32.txt | head -40
 elif [ "$1" = mixed ]; then
-    # after `winning` on the warm machine: its porep-32g and winning-32g sets and inputs
-    [ -s $d/win.bin ] || { echo "run tools/gpu-porep32.sh winning first"; exit 1; }
-    R=$(printf '31%.0s' $(seq 32))
     TM=""; [ -x /usr/bin/time ] && TM="/usr/bin/time -v"
     left=$((580 - SECONDS)); t=$SECONDS
     bounded $((left - 15)) $O/mixed32.txt $TM $c bench engine --workload mixed \
-        --mix "${MIX:-porep:4,snap:0,window:0,winning:1}" --jobs "${JOBS:-15}" \
-        --interval-ms "${INTERVAL:-6000}" --threads "$(nproc)" --backend cuda --params-dir $d \
+        --mix "${MIX:-porep:1,snap:0,window:0,winning:2}" --jobs "${JOBS:-30}" \
+        --interval-ms "${INTERVAL:-4000}" --threads "$(nproc)" --backend cuda --params-dir $d \
         --c1 $d/c1.json --winning-vanilla $d/win.bin --winning-randomness $R
     echo "bench engine --workload mixed 32 GiB: rc $?, $((SECONDS - t)) s"
     grep -vE "^\s+(Page|Vol|Invol|Swap|File|Socket|Signal|Average|Exit|Minor|Major|Percent|System|User|Command)" \
         $O/mixed32.txt | tail -40
-else
+elif [ "${1:-prove}" = engine ]; then
     TM=""; [ -x /usr/bin/time ] && TM="/usr/bin/time -v"
     for n in ${JOBS:-5}; do
         left=$((580 - SECONDS)); t=$SECONDS
