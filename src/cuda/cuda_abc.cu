@@ -102,14 +102,9 @@ bool same_shape(const cz_pce_dev &e, const r1cs_pce *p) {
 
 cuda_status dev_copy(cuda_ctx *c, void **dst, const void *src, size_t bytes, size_t *total,
                      cuda_error *err) {
-    cudaError_t ce = cudaMalloc(dst, bytes ? bytes : 1);
-    if (ce != cudaSuccess) {
-        *dst = nullptr;
-        cudaGetLastError();
-        return cz_fail(err, CUDA_ERR_NO_MEMORY,
-                       "cudaMalloc of %zu bytes for a circuit's matrices failed: %s", bytes,
-                       cudaGetErrorString(ce));
-    }
+    cuda_status cs = cz_malloc(dst, bytes, "a circuit's matrices", err);
+    if (cs)
+        return cs;
     *total += bytes;
     return bytes ? cz_upload(c, *dst, src, bytes, err) : CUDA_OK;
 }

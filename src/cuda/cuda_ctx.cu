@@ -1,5 +1,6 @@
 // The GPU context: device selection, stream and events, pinned staging, error
 // messages, and the small helpers every CUDA source shares.
+#include <atomic>
 #include <new>
 #include <stdlib.h>
 #include <string.h>
@@ -50,19 +51,76 @@ cuda_status cz_cuda_fail(cuda_error *err, cudaError_t e, const char *what) {
     return cz_fail(err, s, "%s: %s (%s)", what, cudaGetErrorString(e), cudaGetErrorName(e));
 }
 
+// Per physical device, not per context: two provers on one GPU share it.
+#define CZ_MAX_ORDINALS 64
+static std::atomic<size_t> g_limit[CZ_MAX_ORDINALS];
+static std::atomic<int> g_any_limit; // allocations ask the device's usage only when set
+
+extern "C" void cuda_device_set_memory_limit(int ordinal, size_t bytes) {
+    if (ordinal >= 0 && ordinal < CZ_MAX_ORDINALS) {
+        g_limit[ordinal] = bytes;
+        if (bytes)
+            g_any_limit = 1;
+    }
+}
+
+extern "C" size_t cuda_device_memory_limit(int ordinal) {
+    return ordinal >= 0 && ordinal < CZ_MAX_ORDINALS ? (size_t)g_limit[ordinal] : 0;
+}
+
+// The current device's free memory and, when it has a limit, what the limit
+// leaves (the limit less the device's memory in use); *limit gets it.
+static size_t avail_now(size_t *limit, size_t *used) {
+    int dev = 0;
+    size_t free_b = 0, total_b = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess || cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) {
+        cudaGetLastError();
+        *limit = *used = 0;
+        return (size_t)-1; // unknown: let cudaMalloc decide
+    }
+    *limit = cuda_device_memory_limit(dev);
+    *used = total_b - free_b;
+    if (!*limit)
+        return free_b;
+    size_t left = *limit > *used ? *limit - *used : 0;
+    return left < free_b ? left : free_b;
+}
+
+size_t cz_device_avail(void) {
+    size_t limit, used;
+    return avail_now(&limit, &used);
+}
+
+cuda_status cz_malloc(void **p, size_t bytes, const char *what, cuda_error *err) {
+    *p = nullptr;
+    size_t limit = 0, used = 0;
+    if (g_any_limit) {
+        size_t left = avail_now(&limit, &used);
+        if (limit && bytes > left)
+            return cz_fail(err, CUDA_ERR_NO_MEMORY,
+                           "%zu bytes for %s would pass the device memory limit "
+                           "(gpus.memory_limit %.2f GiB, %.2f GiB in use)",
+                           bytes, what, (double)limit / (1 << 30), (double)used / (1 << 30));
+    }
+    cudaError_t e = cudaMalloc(p, bytes ? bytes : 16);
+    if (e != cudaSuccess) {
+        *p = nullptr;
+        cudaGetLastError();
+        return cz_fail(err, CUDA_ERR_NO_MEMORY, "cudaMalloc of %zu bytes for %s failed: %s", bytes,
+                       what, cudaGetErrorString(e));
+    }
+    return CUDA_OK;
+}
+
 cuda_status cz_reserve(dbuf &b, size_t bytes, cuda_error *err) {
     if (b.bytes >= bytes)
         return CUDA_OK;
     cz_release(b);
     if (bytes == 0)
         return CUDA_OK;
-    cudaError_t e = cudaMalloc(&b.p, bytes);
-    if (e != cudaSuccess) {
-        b.p = nullptr;
-        cudaGetLastError();
-        return cz_fail(err, CUDA_ERR_NO_MEMORY, "cudaMalloc of %zu bytes failed: %s", bytes,
-                       cudaGetErrorString(e));
-    }
+    cuda_status s = cz_malloc(&b.p, bytes, "a work buffer", err);
+    if (s)
+        return s;
     b.bytes = bytes;
     return CUDA_OK;
 }

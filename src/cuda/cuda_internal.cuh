@@ -73,6 +73,11 @@ cuda_status cz_cuda_fail(cuda_error *err, cudaError_t e, const char *what);
 
 // Ensures b holds at least `bytes` (contents not kept).
 cuda_status cz_reserve(dbuf &b, size_t bytes, cuda_error *err);
+// cudaMalloc on the current device within its memory limit
+// (cuda_device_set_memory_limit); `what` names the buffer in the error.
+cuda_status cz_malloc(void **p, size_t bytes, const char *what, cuda_error *err);
+// Bytes the current device can still give: its free memory, within the limit.
+size_t cz_device_avail(void);
 void cz_release(dbuf &b);
 // Ensures the pinned staging buffer holds `bytes`.
 cuda_status cz_pinned(cuda_ctx *c, size_t bytes, cuda_error *err);

@@ -258,17 +258,17 @@ cuda_status cz_msm_prepare(cuda_ctx *c, const cuda_bases *bs, size_t first, size
 // the scalars (their canonical copy, the classified lists, and per window the
 // digit keys and values twice over plus the sort's scratch): at 2^27 it is
 // larger than what an 80 GB card has beside a 32 GiB parameter set, so such
-// an MSM runs in pieces that fit the free memory (the scratch this context
-// already holds counted as free), their sums added.  gpu_msm_piece fixes the
-// size instead (tests, benchmarks).
+// an MSM runs in pieces that fit the free memory within the device's limit
+// (the scratch this context already holds counted as free), their sums added.  gpu_msm_piece fixes
+// the size instead (tests, benchmarks).
 template <class F> static size_t msm_piece(const cuda_ctx *c, size_t n, unsigned window) {
     long forced = switch_get(SW_GPU_MSM_PIECE);
     if (forced > 0) {
         size_t f = (size_t)forced & ~(size_t)63; // density words stay whole
         return f && f < n ? f : n;
     }
-    size_t free_b = 0, total_b = 0;
-    if (n <= ((size_t)1 << 20) || cudaMemGetInfo(&free_b, &total_b) != cudaSuccess)
+    size_t free_b = n <= ((size_t)1 << 20) ? (size_t)-1 : cz_device_avail();
+    if (free_b == (size_t)-1)
         return n;
     const dbuf *held[] = {&c->scal,  &c->idx_one, &c->idx_other, &c->keys,   &c->vals,
                           &c->keys2, &c->vals2,   &c->cub_tmp,   &c->buckets};
@@ -367,12 +367,10 @@ cuda_status cz_bases_alloc(cuda_ctx *c, cuda_bases **out, size_t n, int g2, cuda
     b->n = n;
     b->g2 = g2;
     size_t size = g2 ? sizeof(g2_affine) : sizeof(g1_affine);
-    cudaError_t e = cudaMalloc(&b->d, n ? n * size : 16);
-    if (e != cudaSuccess) {
+    cuda_status s = cz_malloc(&b->d, n * size, g2 ? "G2 bases" : "G1 bases", err);
+    if (s) {
         delete b;
-        cudaGetLastError();
-        return cz_fail(err, CUDA_ERR_NO_MEMORY, "cudaMalloc of %zu bytes for %zu bases failed",
-                       n * size, n);
+        return s;
     }
     *out = b;
     return CUDA_OK;

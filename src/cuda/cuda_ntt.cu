@@ -247,9 +247,13 @@ static cuda_status get_tables(cuda_ctx *c, unsigned log_n, ntt_tables **out, cud
     t->n_inv = ninv;
     t->full_log = full_log;
     t->zinv = zinv;
-    cudaError_t e = cudaMalloc(&t->d, bytes);
-    if (e == cudaSuccess)
-        e = cudaMemcpy(t->d, h, bytes, cudaMemcpyHostToDevice);
+    cuda_status ms = cz_malloc((void **)&t->d, bytes, "NTT tables", err);
+    if (ms) {
+        free(h);
+        delete t;
+        return ms;
+    }
+    cudaError_t e = cudaMemcpy(t->d, h, bytes, cudaMemcpyHostToDevice);
     free(h);
     if (e != cudaSuccess) {
         cudaFree(t->d);
