@@ -134,6 +134,8 @@ typedef struct {
     size_t n_gpu_devices;
     unsigned gpu_threads;            /* gpus.gpu_threads: host threads for the prover; 0 = all */
     unsigned gpu_workers_per_device; /* gpus.gpu_workers_per_device */
+    uint64_t gpu_memory_limit; /* gpus.memory_limit: device bytes per GPU (a 16 or 24 GiB card's
+                                  share of a larger one); 0 = all of it */
     int use_gpu;                     /* 0 = CPU backend only (the caller opens no GPU) */
     unsigned max_batch_size;         /* scheduler.max_batch_size */
     uint64_t max_batch_wait_ms;      /* scheduler.max_batch_wait_ms */

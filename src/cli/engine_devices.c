@@ -25,6 +25,7 @@ static void open_gpus(cli_engine_devices *d, cuzk_engine_config *c) {
             ords[n++] = i;
     }
     for (size_t i = 0; i < n && d->n < MAX; i++) {
+        cuda_device_set_memory_limit(ords[i], (size_t)c->gpu_memory_limit);
         const groth16_backend *b = cuda_backend_open(ords[i], why, sizeof why);
         if (!b) {
             slog(SLOG_WARN, "engine", "GPU %d not usable (%s): left out", ords[i], why);

@@ -70,6 +70,7 @@ static const key_spec keys[] = {
     {"gpus", "gpu_threads", K_UINT, ENG(gpu_threads), 0, 0, 0, NULL},
     {"gpus", "gpu_workers_per_device", K_UINT, ENG(gpu_workers_per_device), 0, 1, 0, NULL},
     {"gpus", "use_gpu", K_BOOL, ENG(use_gpu), 0, 0, 0, NULL},
+    {"gpus", "memory_limit", K_SIZE, ENG(gpu_memory_limit), 0, 0, 0, NULL},
     {"scheduler", "max_batch_size", K_UINT, ENG(max_batch_size), 0, 1, 0, NULL},
     {"scheduler", "max_batch_wait_ms", K_U64, ENG(max_batch_wait_ms), 0, 0, 0, NULL},
     {"scheduler", "sort_by_type", K_BOOL, ENG(sort_by_type), 0, 0, 0, NULL},
@@ -534,6 +535,7 @@ void cuzk_config_print(FILE *to, const cuzk_config *c) {
         fprintf(to, "%s%d", i ? ", " : "", e->gpu_devices[i]);
     fprintf(to, "]\ngpu_threads = %u\ngpu_workers_per_device = %u\nuse_gpu = %s\n", e->gpu_threads,
             e->gpu_workers_per_device, e->use_gpu ? "true" : "false");
+    print_size(to, "memory_limit", e->gpu_memory_limit, 0);
     if (e->simulate_devices) /* TEST ONLY, printed only when set */
         fprintf(to, "simulate = %u\n", e->simulate_devices);
     fprintf(to,
