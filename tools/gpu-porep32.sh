@@ -83,7 +83,7 @@ if [ "${1:-prove}" = wpost ]; then # one set on the disk at a time
     $c c1 synth --valid --proof StackedDrg32GiBV1_1 --miner 1000 --sector 9 --out $d/c1.json \
         --post-proof 13 --randomness $R --post-out $d/w.bin 2>&1 | tail -2
     t=$SECONDS
-    CUZK_PCE=0 CUZK_TIMING=1 timeout $((580 - SECONDS)) $c prove post --registered-proof 13 --vanilla $d/w.bin \
+    CUZK_PCE=0 CUZK_TIMING=1 timeout $((${LIMIT:-580} - SECONDS)) $c prove post --registered-proof 13 --vanilla $d/w.bin \
         --randomness $R --miner-id 1000 --params-dir $d --backend cuda --out $d/proof.bin \
         >$O/prove_w32.txt 2>&1
     echo "prove post window-32g --backend cuda: rc $?, $((SECONDS - t)) s"
@@ -103,7 +103,7 @@ if [ "${1:-prove}" = porep64 ]; then
     grep -E "time:|bytes" $O/setup_64g.txt
     $c c1 synth --valid --proof StackedDrg64GiBV1_1 --out $d/c1.json 2>&1 | tail -1
     t=$SECONDS
-    CUZK_TIMING=1 timeout $((580 - SECONDS)) $c prove porep --c1 $d/c1.json --params-dir $d \
+    CUZK_TIMING=1 timeout $((${LIMIT:-580} - SECONDS)) $c prove porep --c1 $d/c1.json --params-dir $d \
         --backend cuda --out $d/proof.bin >$O/prove_64g.txt 2>&1
     echo "prove porep 64g --backend cuda: rc $?, $((SECONDS - t)) s"
     grep -E "^prove|pce|proof [0-9]: total|rror" $O/prove_64g.txt | tail -30
@@ -123,7 +123,7 @@ if [ ! -f $d/done ]; then
     touch $d/done
 fi
 [ "${1:-prove}" = setup ] && { df -h /tmp | tail -1; exit 0; }
-left=$((580 - SECONDS))
+left=$((${LIMIT:-580} - SECONDS))
 t=$SECONDS
 if [ "${1:-prove}" = prove ]; then
     CUZK_TIMING=1 timeout $left $c prove porep --c1 $d/c1.json --params-dir $d --backend cuda \
@@ -150,7 +150,7 @@ elif [ "$1" = winning ] || [ "$1" = mixed ]; then
 fi
 if [ "$1" = winning ]; then
     at=$(seq -s, 4000 3500 70500)
-    left=$((580 - SECONDS)); t=$SECONDS
+    left=$((${LIMIT:-580} - SECONDS)); t=$SECONDS
     bounded $((left - 15)) $O/engine_win32.txt $c bench engine --workload porep --c1 $d/c1.json --params-dir $d \
         --jobs "${JOBS:-8}" --threads "$(nproc)" --backend cuda --devices 1 \
         --memory-budget "${BUDGET:-64}" --cases pipelined-b1 --timeline $O/engine_win32.svg \
@@ -160,7 +160,7 @@ if [ "$1" = winning ]; then
         $O/engine_win32.txt | head -40
 elif [ "$1" = mixed ]; then
     TM=""; [ -x /usr/bin/time ] && TM="/usr/bin/time -v"
-    left=$((580 - SECONDS)); t=$SECONDS
+    left=$((${LIMIT:-580} - SECONDS)); t=$SECONDS
     bounded $((left - 15)) $O/mixed32.txt $TM $c bench engine --workload mixed \
         --mix "${MIX:-porep:1,snap:0,window:0,winning:2}" --jobs "${JOBS:-30}" \
         --interval-ms "${INTERVAL:-4000}" --threads "$(nproc)" --backend cuda --params-dir $d \
@@ -171,7 +171,7 @@ elif [ "$1" = mixed ]; then
 elif [ "${1:-prove}" = engine ]; then
     TM=""; [ -x /usr/bin/time ] && TM="/usr/bin/time -v"
     for n in ${JOBS:-5}; do
-        left=$((580 - SECONDS)); t=$SECONDS
+        left=$((${LIMIT:-580} - SECONDS)); t=$SECONDS
         [ $left -lt 30 ] && { echo "no time left for --jobs $n"; break; }
         timeout $left $TM $c bench engine --workload porep --c1 $d/c1.json --params-dir $d \
             --jobs "$n" --threads "$(nproc)" --backend cuda --devices 1 \

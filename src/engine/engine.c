@@ -402,6 +402,40 @@ static cuzk_status fits_budget(cuzk_engine *e, cuzk_proof_kind kind, const engin
     return CUZK_OK;
 }
 
+/* The device memory a partition of this shape needs at least on a GPU: its
+ * H and L bases resident (G1, uncompressed), the H step's three vectors and
+ * the witness; A, B1 and B2 (sized by densities the counts do not give) and
+ * the MSM's pieces come on top.  Parameters are not streamed from the host
+ * yet, so a gpus.memory_limit below this can never prove the circuit. */
+uint64_t engine_gpu_min_bytes(const pce_shape_counts *c) {
+    uint64_t m = 1;
+    while (m < c->rows)
+        m <<= 1;
+    const uint64_t g1 = 96, f = sizeof(fr);
+    return (m - 1 + c->num_aux) * g1 + 3 * m * f + (c->num_inputs + c->num_aux) * f;
+}
+
+/* Refuses now a job that no device can ever prove under gpus.memory_limit. */
+static cuzk_status fits_devices(const cuzk_engine *e, cuzk_proof_kind kind, const engine_plan *plan,
+                                char err[CUZK_ERROR_LEN]) {
+    int gpus = 0;
+    for (unsigned d = 0; d < e->n_devices; d++)
+        gpus += e->devices[d].ordinal >= 0 || e->devices[d].simulated;
+    pce_shape_counts c;
+    if (!e->cfg.gpu_memory_limit || !gpus || provider_shape_counts(plan->circuit_id, &c))
+        return CUZK_OK;
+    uint64_t need = engine_gpu_min_bytes(&c);
+    if (need <= e->cfg.gpu_memory_limit)
+        return CUZK_OK;
+    err_set(err, CUZK_ERROR_LEN,
+            "gpus.memory_limit: a %s partition (%s) needs at least %.2f GiB of device memory "
+            "(its H and L parameters, the H step, the witness), the limit is %.2f GiB; "
+            "parameters streamed from host memory are not implemented",
+            cuzk_kind_name(kind), plan->circuit_id, (double)need / (1 << 30),
+            (double)e->cfg.gpu_memory_limit / (1 << 30));
+    return CUZK_E_EXHAUSTED;
+}
+
 cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_request *req, cuzk_submit_info *info,
                                char err[CUZK_ERROR_LEN]) {
     cuzk_submit_info dummy;
@@ -501,7 +535,8 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_request *req, cuzk_sub
     } else if ((known = job_table_find(&e->jobs, id)) &&
                (k = known_job(e, known, digest, info, err)) >= 0) {
         st = (cuzk_status)k; /* raced with the same id: that job, or another request's id */
-    } else if ((st = fits_budget(e, req->kind, &plan, req_len, scratch, err)) != CUZK_OK) {
+    } else if ((st = fits_budget(e, req->kind, &plan, req_len, scratch, err)) != CUZK_OK ||
+               (st = fits_devices(e, req->kind, &plan, err)) != CUZK_OK) {
         /* never fits: refused now rather than failed later */
     } else {
         engine_job *j = job_new(id, req->kind, prio, &p, &plan);

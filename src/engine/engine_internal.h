@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "cuzk/engine.h"
+#include "r1cs/pce_cache.h"
 #include "engine/circuit_provider.h"
 #include "engine/device.h"
 #include "engine/job.h"
@@ -133,6 +134,10 @@ static inline void engine_stage(cuzk_engine *e, engine_job *j, int partition, cu
 #define engine_job_finish(e, j, st, ...) job_finish(&(e)->jobs, j, st, engine_now(e), __VA_ARGS__)
 /* A warning from the engine, through the structured log. */
 #define engine_log(...) slog(SLOG_WARN, "engine", __VA_ARGS__)
+
+/* The least device memory a partition of shape c needs on a GPU (engine.c:
+ * gpus.memory_limit below it refuses the job at submit). */
+uint64_t engine_gpu_min_bytes(const pce_shape_counts *c);
 
 /* Test and benchmark hooks.  The backend replaces every device's. */
 void engine_set_prover_backend(cuzk_engine *e, const groth16_backend *b);
