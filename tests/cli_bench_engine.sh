@@ -86,6 +86,14 @@ has "^  inject-winning pipelined-b1 +at 300 ms: queue [0-9]+ ms, start [0-9]+ ms
 winning_bounded 2
 has "^  injected WinningPoSt pipelined-b1 +1 proved, 0 failed: total p50 [0-9]+ ms, p99 [0-9]+ ms, max [0-9]+ ms$" \
     "the injections' percentiles"
+check "a gpus.memory_limit below a partition's least need: refused, named" 1 "$cuzk" bench engine \
+    --jobs 1 --partitions 2 --devices 1 --gpu-memory-limit 0.001 --cases pipelined-b1
+check "  the message names the limit and the need" 0 grep -q \
+    "gpus.memory_limit: a porep-c2 partition (bench-16384) needs at least .* MiB of device memory" \
+    "$dir/last"
+check "  a limit above it proves" 0 "$cuzk" bench engine --jobs 1 --partitions 2 --devices 1 \
+    --gpu-memory-limit 1 --cases pipelined-b1
+check "--gpu-memory-limit 0" 2 "$cuzk" bench engine "${args[@]}" --gpu-memory-limit 0
 check "--inject-winning out of order" 2 "$cuzk" bench engine "${args[@]}" --inject-winning 500,100
 has "ascending" "out of order message"
 check "--winning-vanilla without --winning-randomness" 2 "$cuzk" bench engine "${args[@]}" \

@@ -407,12 +407,12 @@ static cuzk_status fits_budget(cuzk_engine *e, cuzk_proof_kind kind, const engin
  * the witness; A, B1 and B2 (sized by densities the counts do not give) and
  * the MSM's pieces come on top.  Parameters are not streamed from the host
  * yet, so a gpus.memory_limit below this can never prove the circuit. */
-uint64_t engine_gpu_min_bytes(const pce_shape_counts *c) {
+uint64_t engine_gpu_min_bytes(uint64_t rows, uint64_t num_inputs, uint64_t num_aux) {
     uint64_t m = 1;
-    while (m < c->rows)
+    while (m < rows)
         m <<= 1;
     const uint64_t g1 = 96, f = sizeof(fr);
-    return (m - 1 + c->num_aux) * g1 + 3 * m * f + (c->num_inputs + c->num_aux) * f;
+    return (m - 1 + num_aux) * g1 + 3 * m * f + (num_inputs + num_aux) * f;
 }
 
 /* Refuses now a job that no device can ever prove under gpus.memory_limit. */
@@ -421,18 +421,17 @@ static cuzk_status fits_devices(const cuzk_engine *e, cuzk_proof_kind kind, cons
     int gpus = 0;
     for (unsigned d = 0; d < e->n_devices; d++)
         gpus += e->devices[d].ordinal >= 0 || e->devices[d].simulated;
-    pce_shape_counts c;
-    if (!e->cfg.gpu_memory_limit || !gpus || provider_shape_counts(plan->circuit_id, &c))
+    if (!e->cfg.gpu_memory_limit || !gpus || !plan->rows)
         return CUZK_OK;
-    uint64_t need = engine_gpu_min_bytes(&c);
+    uint64_t need = engine_gpu_min_bytes(plan->rows, plan->num_inputs, plan->num_aux);
     if (need <= e->cfg.gpu_memory_limit)
         return CUZK_OK;
     err_set(err, CUZK_ERROR_LEN,
-            "gpus.memory_limit: a %s partition (%s) needs at least %.2f GiB of device memory "
-            "(its H and L parameters, the H step, the witness), the limit is %.2f GiB; "
+            "gpus.memory_limit: a %s partition (%s) needs at least %.1f MiB of device memory "
+            "(its H and L parameters, the H step, the witness), the limit is %.1f MiB; "
             "parameters streamed from host memory are not implemented",
-            cuzk_kind_name(kind), plan->circuit_id, (double)need / (1 << 30),
-            (double)e->cfg.gpu_memory_limit / (1 << 30));
+            cuzk_kind_name(kind), plan->circuit_id, (double)need / (1 << 20),
+            (double)e->cfg.gpu_memory_limit / (1 << 20));
     return CUZK_E_EXHAUSTED;
 }
 

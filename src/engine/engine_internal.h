@@ -22,7 +22,6 @@
 #include <stdint.h>
 
 #include "cuzk/engine.h"
-#include "r1cs/pce_cache.h"
 #include "engine/circuit_provider.h"
 #include "engine/device.h"
 #include "engine/job.h"
@@ -135,9 +134,9 @@ static inline void engine_stage(cuzk_engine *e, engine_job *j, int partition, cu
 /* A warning from the engine, through the structured log. */
 #define engine_log(...) slog(SLOG_WARN, "engine", __VA_ARGS__)
 
-/* The least device memory a partition of shape c needs on a GPU (engine.c:
- * gpus.memory_limit below it refuses the job at submit). */
-uint64_t engine_gpu_min_bytes(const pce_shape_counts *c);
+/* The least device memory a partition of this shape needs on a GPU
+ * (engine.c: gpus.memory_limit below it refuses the job at submit). */
+uint64_t engine_gpu_min_bytes(uint64_t rows, uint64_t num_inputs, uint64_t num_aux);
 
 /* Test and benchmark hooks.  The backend replaces every device's. */
 void engine_set_prover_backend(cuzk_engine *e, const groth16_backend *b);

@@ -76,6 +76,12 @@ static cuzk_status plan(void *ctx, const cuzk_request *req, engine_plan *out,
              fc_shape_at(ks->plan.size)->short_name);
     out->n_partitions = ks->plan.n_partitions;
     out->partition_bytes = provider_partition_bytes(out->circuit_id, blank, ks);
+    pce_shape_counts sc;
+    if (provider_shape_counts(out->circuit_id, &sc) == 0) {
+        out->rows = sc.rows;
+        out->num_inputs = sc.num_inputs;
+        out->num_aux = sc.num_aux;
+    }
     out->state = ks;
     out->blank = blank;
     out->blank_arg = ks;

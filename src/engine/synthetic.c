@@ -14,6 +14,7 @@ typedef struct synthetic_circuit {
     char id[ENGINE_CIRCUIT_ID_LEN];
     size_t k;
     uint64_t partition_bytes;
+    uint64_t rows, num_inputs, num_aux;
     struct synthetic_circuit *next;
 } synthetic_circuit;
 
@@ -146,6 +147,9 @@ cuzk_status engine_synthetic_add(engine_synthetic *s, const char *circuit_id, si
         return CUZK_E_INTERNAL;
     }
     c->partition_bytes = r1cs_partition_bytes(&p);
+    c->rows = p.num_constraints;
+    c->num_inputs = p.num_inputs;
+    c->num_aux = p.num_aux;
     r1cs_partition_free(&p);
     c->next = s->circuits;
     s->circuits = c;
@@ -289,6 +293,9 @@ static cuzk_status plan(void *vs, const cuzk_request *req, engine_plan *out,
     snprintf(out->circuit_id, sizeof out->circuit_id, "%s", c->id);
     out->n_partitions = parts;
     out->partition_bytes = c->partition_bytes;
+    out->rows = c->rows;
+    out->num_inputs = c->num_inputs;
+    out->num_aux = c->num_aux;
     out->state = r;
     r->blank = (synth_ctx){c->k, 0, 0, 0};
     out->blank = chain_circuit;

@@ -106,6 +106,8 @@ static int g_use_gpu;
 static unsigned g_devices, g_device_ms;
 /* --memory-budget GIB: the engine's memory.total_budget (0: its default) */
 static uint64_t g_budget;
+/* --gpu-memory-limit GIB: gpus.memory_limit (0: the whole device) */
+static uint64_t g_gpu_limit;
 /* --inject-winning: WinningPoSt submitted into each case's workload */
 static bench_inject g_inject;
 /* The GPUs every case's engine proves on, opened once for the whole run so
@@ -124,6 +126,7 @@ static int run_case(const bench_case *bc, unsigned case_index, const bench_workl
     snprintf(c.param_cache, sizeof c.param_cache, "%s", dir);
     c.use_gpu = g_use_gpu;
     c.memory_budget = g_budget;
+    c.gpu_memory_limit = g_gpu_limit;
     cli_engine_test_hooks(&c);
     memcpy(c.prover_devices, g_gpu_list, sizeof g_gpu_list);
     c.n_prover_devices = g_n_gpus;
@@ -341,6 +344,7 @@ int cmd_bench_engine(int argc, char **argv) {
         "cuzk bench engine [--workload synthetic|porep-2k|porep|mixed] [--jobs N] [--threads T] "
         "[--cases pipelined-b1,sequential-b1,pipelined-b2] [--timeline FILE.svg|FILE.csv] "
         "[--backend cpu|cuda] [--devices N [--device-ms MS]] [--memory-budget GIB]\n"
+        "  [--gpu-memory-limit GIB]   (gpus.memory_limit; with simulated --devices too)\n"
         "  [--inject-winning AT_MS[,AT_MS...] [--winning-vanilla FILE --winning-randomness HEX]]\n"
         "  --devices N: GPUs 0..N-1 (cuda), else N simulated devices on the CPU (TEST ONLY;\n"
         "               --device-ms: each simulated call lasts at least MS, as a GPU's would)\n"
@@ -353,7 +357,7 @@ int cmd_bench_engine(int argc, char **argv) {
                *workload = "synthetic", *params_dir = NULL, *c1 = NULL, *s_cases = NULL;
     unsigned threads = par_cpu_count();
     const char *backend = NULL, *s_devices = NULL, *s_device_ms = NULL, *s_inject = NULL,
-               *win_van = NULL, *win_rnd = NULL, *s_budget = NULL;
+               *win_van = NULL, *win_rnd = NULL, *s_budget = NULL, *s_gpu_limit = NULL;
     const cli_opt opts[] = {{"--jobs", &s_jobs},
                             {"--partitions", &s_parts},
                             {"--constraints", &s_k},
@@ -369,7 +373,8 @@ int cmd_bench_engine(int argc, char **argv) {
                             {"--inject-winning", &s_inject},
                             {"--winning-vanilla", &win_van},
                             {"--winning-randomness", &win_rnd},
-                            {"--memory-budget", &s_budget}};
+                            {"--memory-budget", &s_budget},
+                            {"--gpu-memory-limit", &s_gpu_limit}};
     if (cli_parse(argc, argv, opts, sizeof opts / sizeof opts[0], &threads, usage))
         return 2;
     if (backend && strcmp(backend, "cpu") != 0 && strcmp(backend, "cuda") != 0) {
@@ -385,6 +390,12 @@ int cmd_bench_engine(int argc, char **argv) {
         return 2;
     }
     g_budget = (uint64_t)(gib * (double)(1ull << 30));
+    double lim = s_gpu_limit ? strtod(s_gpu_limit, NULL) : 0;
+    if (s_gpu_limit && !(lim >= 0.001 && lim <= 65536)) {
+        fprintf(stderr, "cuzk bench engine: --gpu-memory-limit GIB: 0.001..65536\n");
+        return 2;
+    }
+    g_gpu_limit = (uint64_t)(lim * (double)(1ull << 30));
     if (s_devices && (g_devices < 1 || g_devices > BENCH_MAX_DEVICES)) {
         fprintf(stderr, "cuzk bench engine: --devices 1..%d\n", BENCH_MAX_DEVICES);
         return 2;
@@ -526,6 +537,7 @@ int cmd_bench_engine(int argc, char **argv) {
         for (unsigned i = 0; i < g_devices; i++)
             gc.gpu_devices[i] = (int)i;
         gc.n_gpu_devices = g_devices;
+        gc.gpu_memory_limit = g_gpu_limit;
         cli_engine_devices_open(&g_gpus, &gc);
         memcpy(g_gpu_list, gc.prover_devices, sizeof g_gpu_list);
         g_n_gpus = gc.n_prover_devices;
