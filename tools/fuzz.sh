@@ -13,7 +13,7 @@ shift || true
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(c1 post params config rpc)
 build="${CUZK_BUILD_DIR:-$root/build-asan}"
-"$root/tools/build.sh" --all -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUZK_SANITIZE=ON -DCUZK_VERIFY=ON \
+CUZK_BUILD_DIR="$build" "$root/tools/build.sh" --all -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUZK_SANITIZE=ON -DCUZK_VERIFY=ON \
     -DCUZK_CUDA=OFF >/dev/null
 cd "$build"
 for t in "${targets[@]}"; do
