@@ -8,6 +8,9 @@
 #   with the same r, s: byte-identical and verified.
 #   tools/gpu-check.sh porep engine: + the engine with the GPU backend (bench
 #   engine, CPU vs CUDA), bench ab on the staging threads, GPU checks at 2^12.
+#   tools/gpu-check.sh porep pieces: + the proof with every MSM in pieces
+#   (byte-identical), gpus.memory_limit refusing / admitting, cuzk_gpu_check
+#   at 2^14 (pieced MSMs against the CPU's).
 #   tools/gpu-check.sh porep512: PoRep C2 512 MiB, CPU vs CUDA, byte-identical
 #   and verified, then warm CUDA proofs with the per-phase breakdown.
 #   tools/gpu-check.sh snap [2k|8m]: SnapDeals (cuzk seal + seal update),
@@ -95,6 +98,29 @@ if [ "${1:-}" = porep ]; then
             --out $d/fresh.bin 2>&1 | tee $out/prove_fresh$i.txt | grep -E "total|prove |error"
     done
     $c verify porep --c1 $d/s/c1.json --params-dir $d/p --proof $d/fresh.bin | tail -1
+    if [ "${2:-}" = pieces ]; then
+        # MSMs in pieces (gpu_msm_piece=64: every MSM of the proof cut up) give
+        # the same proof; gpus.memory_limit below a partition's need is refused
+        # at submit; cuzk_gpu_check's pieced MSMs against the CPU's
+        CUZK_GPU_MSM_PIECE=64 CUZK_TIMING=1 $c prove porep --c1 $d/s/c1.json --params-dir $d/p \
+            --backend cuda --rs-seed 0badc0de --out $d/pieces.bin 2>&1 | tee $out/prove_pieces.txt |
+            grep -E "pieces|error|failed"
+        cmp $d/cpu.bin $d/pieces.bin && echo "porep-2k: MSMs in pieces of 64: proof byte-identical"
+        timeout 100 $c bench engine --workload porep-2k --c1 $d/s/c1.json --params-dir $d/p \
+            --jobs 1 --backend cuda --devices 1 --gpu-memory-limit 0.001 --cases pipelined-b1 \
+            >$out/engine_limit.txt 2>&1
+        echo "bench engine --gpu-memory-limit 0.001: rc $? (must be 1)"
+        grep -E "memory_limit" $out/engine_limit.txt | head -2
+        timeout 100 $c bench engine --workload porep-2k --c1 $d/s/c1.json --params-dir $d/p \
+            --jobs 2 --backend cuda --devices 1 --gpu-memory-limit 2 --cases pipelined-b1 \
+            >$out/engine_limit2.txt 2>&1
+        echo "bench engine --gpu-memory-limit 2 (GiB): rc $? (must be 0)"
+        timeout 150 build-gpu/cuzk_gpu_check 14 14 >$out/gpu_check_pieces.txt 2>&1
+        echo "cuzk_gpu_check 14 14: rc $?"
+        grep -E "pieces=|[0-9]+ pieces|MISMATCH|passed" $out/gpu_check_pieces.txt |
+            grep -vE " 1 pieces" | head -20
+        exit 0
+    fi
     [ "${2:-}" = engine ] || exit 0
     # the engine with the GPU backend: PoRep C2 jobs end to end, pipelined vs
     # sequential vs batch 2, against the CPU backend; the switch A/B runner on
