@@ -99,13 +99,13 @@ if [ "${1:-}" = porep ]; then
     done
     $c verify porep --c1 $d/s/c1.json --params-dir $d/p --proof $d/fresh.bin | tail -1
     if [ "${2:-}" = pieces ]; then
-        # MSMs in pieces (gpu_msm_piece=64: every MSM of the proof cut up) give
+        # MSMs in pieces (gpu_msm_piece=4096: every large MSM of the proof cut up) give
         # the same proof; gpus.memory_limit below a partition's need is refused
         # at submit; cuzk_gpu_check's pieced MSMs against the CPU's
-        CUZK_GPU_MSM_PIECE=64 CUZK_TIMING=1 $c prove porep --c1 $d/s/c1.json --params-dir $d/p \
+        CUZK_GPU_MSM_PIECE=4096 CUZK_TIMING=1 $c prove porep --c1 $d/s/c1.json --params-dir $d/p \
             --backend cuda --rs-seed 0badc0de --out $d/pieces.bin 2>&1 | tee $out/prove_pieces.txt |
             grep -E "pieces|error|failed"
-        cmp $d/cpu.bin $d/pieces.bin && echo "porep-2k: MSMs in pieces of 64: proof byte-identical"
+        cmp $d/cpu.bin $d/pieces.bin && echo "porep-2k: MSMs in pieces of 4096: proof byte-identical"
         timeout 100 $c bench engine --workload porep-2k --c1 $d/s/c1.json --params-dir $d/p \
             --jobs 1 --backend cuda --devices 1 --gpu-memory-limit 0.001 --cases pipelined-b1 \
             >$out/engine_limit.txt 2>&1
