@@ -8,9 +8,9 @@
 #   with the same r, s: byte-identical and verified.
 #   tools/gpu-check.sh porep engine: + the engine with the GPU backend (bench
 #   engine, CPU vs CUDA), bench ab on the staging threads, GPU checks at 2^12.
-#   tools/gpu-check.sh porep pieces: + the proof with every MSM in pieces
-#   (byte-identical), gpus.memory_limit refusing / admitting, cuzk_gpu_check
-#   at 2^14 (pieced MSMs against the CPU's).
+#   tools/gpu-check.sh pieces: porep-2k proved on the GPU with every large MSM
+#   in pieces (byte-identical to uncut, verified), cuzk_gpu_check at 2^12
+#   (pieced MSMs against the CPU's), gpus.memory_limit refusing / admitting.
 #   tools/gpu-check.sh porep512: PoRep C2 512 MiB, CPU vs CUDA, byte-identical
 #   and verified, then warm CUDA proofs with the per-phase breakdown.
 #   tools/gpu-check.sh snap [2k|8m]: SnapDeals (cuzk seal + seal update),
@@ -69,6 +69,37 @@ gpu_build() {
     echo "build of $* on $(nproc) cores: $((SECONDS - t0)) s (warnings not errors: the device's gcc warns where CI's does not)" |
         tee -a "$out/build_time.txt"
 }
+if [ "${1:-}" = pieces ]; then
+    # MSMs in pieces: a porep-2k CUDA proof with every large MSM cut up
+    # (gpu_msm_piece=4096) byte-identical to the uncut one (same r, s) and
+    # verified; cuzk_gpu_check's pieced G1/G2 MSMs against the CPU's;
+    # gpus.memory_limit below a partition's need refused at submit, above it proving.
+    gpu_build cuzk cuzk_gpu_check || exit 1
+    c=build-gpu/cuzk d=/tmp/pieces-gpu
+    mkdir -p $d
+    $c seal --sector-size 2KiB --registered-proof StackedDrg2KiBV1_1 --random 7 --miner-id 1000 \
+        --sector-number 1 --ticket "$(printf '%062d00' 1)" --seed "$(printf '%062d00' 2)" \
+        --out $d/s >$out/seal.txt 2>&1 || { tail $out/seal.txt; exit 1; }
+    $c setup porep-2k --out $d/p --backend cuda >$out/setup.txt 2>&1 || { tail $out/setup.txt; exit 1; }
+    for piece in 0 4096; do
+        CUZK_GPU_MSM_PIECE=$piece CUZK_TIMING=1 $c prove porep --c1 $d/s/c1.json --params-dir $d/p \
+            --backend cuda --rs-seed 0badc0de --out $d/p$piece.bin >$out/prove_p$piece.txt 2>&1
+        echo "gpu_msm_piece=$piece: rc $?; $(grep -oE "[0-9]+ MSM pieces" $out/prove_p$piece.txt | head -1)"
+    done
+    cmp $d/p0.bin $d/p4096.bin && echo "porep-2k: MSMs in pieces of 4096: proof byte-identical"
+    $c verify porep --c1 $d/s/c1.json --params-dir $d/p --proof $d/p4096.bin | tail -1
+    timeout 100 build-gpu/cuzk_gpu_check 12 12 >$out/gpu_check_pieces.txt 2>&1
+    echo "cuzk_gpu_check 12 12: rc $?"
+    grep -E "[0-9]+ pieces|MISMATCH|passed" $out/gpu_check_pieces.txt | grep -vE " 1 pieces" | head -16
+    for lim in 0.001 2; do
+        timeout 60 $c bench engine --workload porep-2k --c1 $d/s/c1.json --params-dir $d/p --jobs 1 \
+            --backend cuda --devices 1 --gpu-memory-limit $lim --cases pipelined-b1 \
+            >$out/engine_limit_$lim.txt 2>&1
+        echo "bench engine --gpu-memory-limit $lim GiB: rc $? (0.001: 1, refused; 2: 0)"
+        grep -m1 -E "memory_limit" $out/engine_limit_$lim.txt
+    done
+    exit 0
+fi
 if [ "${1:-}" = porep ]; then
     # PoRep C2 2 KiB on the GPU: seal, TEST-ONLY setup, prove with the CPU and
     # the CUDA backends with the same fixed r, s (--rs-seed): the proofs must be
@@ -98,29 +129,6 @@ if [ "${1:-}" = porep ]; then
             --out $d/fresh.bin 2>&1 | tee $out/prove_fresh$i.txt | grep -E "total|prove |error"
     done
     $c verify porep --c1 $d/s/c1.json --params-dir $d/p --proof $d/fresh.bin | tail -1
-    if [ "${2:-}" = pieces ]; then
-        # MSMs in pieces (gpu_msm_piece=4096: every large MSM of the proof cut up) give
-        # the same proof; gpus.memory_limit below a partition's need is refused
-        # at submit; cuzk_gpu_check's pieced MSMs against the CPU's
-        CUZK_GPU_MSM_PIECE=4096 CUZK_TIMING=1 $c prove porep --c1 $d/s/c1.json --params-dir $d/p \
-            --backend cuda --rs-seed 0badc0de --out $d/pieces.bin 2>&1 | tee $out/prove_pieces.txt |
-            grep -E "pieces|error|failed"
-        cmp $d/cpu.bin $d/pieces.bin && echo "porep-2k: MSMs in pieces of 4096: proof byte-identical"
-        timeout 100 $c bench engine --workload porep-2k --c1 $d/s/c1.json --params-dir $d/p \
-            --jobs 1 --backend cuda --devices 1 --gpu-memory-limit 0.001 --cases pipelined-b1 \
-            >$out/engine_limit.txt 2>&1
-        echo "bench engine --gpu-memory-limit 0.001: rc $? (must be 1)"
-        grep -E "memory_limit" $out/engine_limit.txt | head -2
-        timeout 100 $c bench engine --workload porep-2k --c1 $d/s/c1.json --params-dir $d/p \
-            --jobs 2 --backend cuda --devices 1 --gpu-memory-limit 2 --cases pipelined-b1 \
-            >$out/engine_limit2.txt 2>&1
-        echo "bench engine --gpu-memory-limit 2 (GiB): rc $? (must be 0)"
-        timeout 150 build-gpu/cuzk_gpu_check 14 14 >$out/gpu_check_pieces.txt 2>&1
-        echo "cuzk_gpu_check 14 14: rc $?"
-        grep -E "pieces=|[0-9]+ pieces|MISMATCH|passed" $out/gpu_check_pieces.txt |
-            grep -vE " 1 pieces" | head -20
-        exit 0
-    fi
     [ "${2:-}" = engine ] || exit 0
     # the engine with the GPU backend: PoRep C2 jobs end to end, pipelined vs
     # sequential vs batch 2, against the CPU backend; the switch A/B runner on
