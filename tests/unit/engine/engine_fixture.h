@@ -42,6 +42,7 @@ static struct {
     /* backend */
     int prove_gate_armed, prove_gate_open, prove_entered;
     int corrupt_left;
+    int nomem_left; /* calls that fail as a GPU out of device memory does */
     int prove_active, prove_max;
     unsigned prove_threads_max;
     unsigned long prove_calls, prove_partitions;
@@ -175,6 +176,12 @@ FX_FN groth16_status fx_prove(void *self, groth16_proof *proofs, const r1cs_part
         while (!fx.prove_gate_open)
             pthread_cond_wait(&fx.cv, &fx.mu);
     }
+    if (fx.nomem_left > 0) {
+        fx.nomem_left--;
+        fx.prove_active--;
+        pthread_mutex_unlock(&fx.mu);
+        return groth16_fail(err, GROTH16_ERR_NO_MEMORY, "fixture: out of device memory");
+    }
     pthread_mutex_unlock(&fx.mu);
     groth16_status st = groth16_prove_cpu(proofs, parts, n, srs, r, s, threads, timing, err);
     pthread_mutex_lock(&fx.mu);
@@ -218,7 +225,7 @@ FX_FN void fx_reset(void) {
     fx.synth_max = fx.synth_active;
     fx.synth_calls = 0;
     fx.prove_gate_armed = fx.prove_gate_open = fx.prove_entered = 0;
-    fx.corrupt_left = 0;
+    fx.corrupt_left = fx.nomem_left = 0;
     fx.prove_max = fx.prove_active;
     fx.prove_threads_max = 0;
     fx.prove_calls = fx.prove_partitions = 0;

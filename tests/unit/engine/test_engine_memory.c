@@ -288,6 +288,50 @@ static void test_cpu_retry_reserved(void) {
     cuzk_engine_free(e);
 }
 
+/* A device whose calls run out of its own memory (a 32 GiB set on a card too
+ * small for it) while two workers share it and several multi-partition jobs
+ * wait, the CPU re-proof refused by the budget: every job ends (failed,
+ * naming the device's memory, or proved) and nothing stays reserved: the
+ * engine never waits for a partition that cannot come. */
+static void test_device_oom_ends(void) {
+    fx_reset();
+    cuzk_engine_config c;
+    fx_config(&c);
+    uint64_t hot = hot_bytes(&c), pb = engine_synthetic_partition_bytes(fx.syn, "tiny-a");
+    c.memory_budget = hot + 3 * pb + 4096;
+    c.simulate_devices = 1;
+    c.gpu_workers_per_device = 2;
+    c.synthesis_threads = 2;
+    pthread_mutex_lock(&fx.mu);
+    fx.nomem_left = 3;
+    pthread_mutex_unlock(&fx.mu);
+    cuzk_engine *e = fx_engine(&c);
+    const char *ids[] = {"oom0", "oom1", "oom2", "oom3"};
+    for (int i = 0; i < 4; i++)
+        CHECK(fx_submit(e, ids[i], CUZK_KIND_POREP_C2, 0, "tiny-a", 3, 500 + i, NULL, NULL) ==
+              CUZK_OK);
+    int failed = 0, done = 0;
+    for (int i = 0; i < 4; i++) {
+        cuzk_result r;
+        CHECK(cuzk_engine_await(e, ids[i], 60000, &r) == CUZK_OK);
+        if (r.state == CUZK_JOB_FAILED) {
+            failed++;
+            CHECK(strstr(r.error, "out of device memory") != NULL);
+        } else {
+            CHECK(r.state == CUZK_JOB_COMPLETED);
+            done++;
+        }
+        cuzk_result_clear(&r);
+    }
+    printf("device out of memory 3 times: %d jobs failed, %d proved\n", failed, done);
+    CHECK(failed + done == 4 && done >= 1);
+    FX_WAIT_FOR(part_bytes(e) == 0);
+    engine_debug_stats d;
+    engine_debug_stats_get(e, &d);
+    CHECK(d.mem_retry_reserved == 0 && d.mem_peak <= c.memory_budget);
+    cuzk_engine_free(e);
+}
+
 /* The estimate covers prover_cpu.c's allocations for a 2^20-row proof:
  * three H copies and H's canonical scalars alone are 4 x 32 x 2^20. */
 static void test_scratch_estimate(void) {
@@ -302,6 +346,7 @@ static void test_scratch_estimate(void) {
 int main(void) {
     fx_init();
     test_scratch_estimate();
+    test_device_oom_ends();
     test_refused_at_submit();
     test_request_bytes_wait();
     test_no_deadlock();
