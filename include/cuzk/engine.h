@@ -134,15 +134,16 @@ typedef struct {
     size_t n_gpu_devices;
     unsigned gpu_threads;            /* gpus.gpu_threads: host threads for the prover; 0 = all */
     unsigned gpu_workers_per_device; /* gpus.gpu_workers_per_device */
-    uint64_t gpu_memory_limit;    /* gpus.memory_limit: device bytes per GPU (a 16 or 24 GiB card's
-                                     share of a larger one); 0 = all of it */
-    int use_gpu;                  /* 0 = CPU backend only (the caller opens no GPU) */
-    unsigned max_batch_size;      /* scheduler.max_batch_size */
-    uint64_t max_batch_wait_ms;   /* scheduler.max_batch_wait_ms */
-    int sort_by_type;             /* scheduler.sort_by_type */
-    unsigned synthesis_threads;   /* synthesis.threads; 0 = all */
-    int pipeline_enabled;         /* pipeline.enabled */
-    unsigned synthesis_lookahead; /* pipeline.synthesis_lookahead */
+    /* gpus.memory_limit: device bytes per GPU (a 16 or 24 GiB card's share
+     * of a larger one); 0 = all of it */
+    uint64_t gpu_memory_limit;
+    int use_gpu;                     /* 0 = CPU backend only (the caller opens no GPU) */
+    unsigned max_batch_size;         /* scheduler.max_batch_size */
+    uint64_t max_batch_wait_ms;      /* scheduler.max_batch_wait_ms */
+    int sort_by_type;                /* scheduler.sort_by_type */
+    unsigned synthesis_threads;      /* synthesis.threads; 0 = all */
+    int pipeline_enabled;            /* pipeline.enabled */
+    unsigned synthesis_lookahead;    /* pipeline.synthesis_lookahead */
     unsigned synthesis_concurrency;  /* pipeline.synthesis_concurrency */
     unsigned max_parallel_synthesis; /* pipeline.max_parallel_synthesis */
     unsigned max_gpu_queue_depth;    /* pipeline.max_gpu_queue_depth; 0 = auto */
