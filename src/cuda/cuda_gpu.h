@@ -48,10 +48,11 @@ void cuda_ctx_set_copy_threads(cuda_ctx *c, unsigned threads);
 int cuda_ctx_ordinal(const cuda_ctx *c);
 /* The device memory this process may use on GPU `ordinal` (gpus.memory_limit:
  * a 16 or 24 GiB card's share, enforced on a larger one), 0 = all of it.
- * Every device allocation of this backend checks it against the device's
- * memory in use (the CUDA context's own included), so a set, a buffer or an
- * MSM piece that would pass it fails as out of memory (or, for an MSM, is
- * cut into smaller pieces) as on a card of that size. */
+ * Every allocation of the prover (parameter sets, recorded circuits, NTT
+ * tables, work buffers; not the setup's generator tables) checks it against
+ * the device's memory in use (the CUDA context's own included), so one that
+ * would pass it fails as out of memory, and an MSM is cut into smaller
+ * pieces, as on a card of that size. */
 void cuda_device_set_memory_limit(int ordinal, size_t bytes);
 size_t cuda_device_memory_limit(int ordinal);
 
