@@ -42,13 +42,13 @@ typedef struct {
     char circuit_id[ENGINE_CIRCUIT_ID_LEN]; /* parameter set and batch key */
     size_t n_partitions;                    /* >= 1 */
     uint64_t partition_bytes;               /* >= r1cs_partition_bytes of each partition */
-    uint64_t rows, num_inputs, num_aux;     /* a partition's shape; rows 0: not known */
     void *state;                            /* the decoded request, owned by the provider */
     /* The blank circuit (no values), recorded into the circuit's pce when
      * there is none yet; NULL: this circuit has no PCE path.  blank_arg lives
      * as long as state. */
     r1cs_synth_fn blank;
     void *blank_arg;
+    uint64_t rows, num_inputs, num_aux; /* a partition's shape; rows 0: not known */
 } engine_plan;
 
 /* How synthesize_pce runs: the recorded matrices, the threads, and whether

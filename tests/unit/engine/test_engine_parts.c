@@ -8,7 +8,7 @@
 
 static engine_job *new_job(job_table *t, const char *id) {
     engine_circuit_provider p = {"parts", NULL, NULL, NULL, NULL, NULL};
-    engine_plan plan = {"x", 2, 1, NULL, NULL, NULL};
+    engine_plan plan = {.circuit_id = "x", .n_partitions = 2, .partition_bytes = 1};
     engine_job *j = job_new(id, CUZK_KIND_POREP_C2, CUZK_PRIORITY_NORMAL, &p, &plan);
     CHECK(j != NULL);
     job_table_insert(t, j);
