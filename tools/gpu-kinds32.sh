@@ -22,7 +22,7 @@ export PATH="$PATH:/usr/local/cuda/bin"
 t=$SECONDS
 if [ ! -x build-gpu/cuzk ]; then
     cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
-        -DCUZK_WERROR=OFF -DCUZK_DAEMON=OFF -DCUZK_JANSSON_ROOT="$PWD/.device/jansson" \
+        -DCMAKE_CUDA_FLAGS="-Xptxas=-v ${CUZK_GPU_CUDA_FLAGS:-}" -DCUZK_WERROR=OFF -DCUZK_DAEMON=OFF -DCUZK_JANSSON_ROOT="$PWD/.device/jansson" \
         -DCUZK_CRYPTO_ROOT="$PWD/.device/crypto" >$O/build.txt 2>&1 &&
         cmake --build build-gpu -j"$(nproc)" --target cuzk >>$O/build.txt 2>&1 || { tail -20 $O/build.txt; exit 1; }
     echo "build $((SECONDS - t)) s"

@@ -10,6 +10,7 @@
 
 #include "util/err.h"
 #include "util/hex.h"
+#include "util/slog.h"
 #include "util/timing.h"
 
 static void derive(fr *out, const uint8_t *seed, size_t n, char tag, size_t k) {
@@ -149,6 +150,10 @@ static void retry_cpu(groth16_proof *proof, groth16_proof_check *c, const r1cs_p
         return;
     }
     c->retried = 1;
+    /* a large partition takes minutes on the CPU: say so before, not only after */
+    slog(SLOG_WARN, "groth16",
+         "partition %zu: %s; proving it again on the CPU backend rows=%zu threads=%u", k, first,
+         p->num_constraints, o->threads);
     groth16_error ge = {0};
     if (groth16_backend_prove(&groth16_backend_cpu, proof, p, 1, srs, o->r ? &o->r[k] : NULL,
                               o->s ? &o->s[k] : NULL, o->threads, NULL, &ge) != GROTH16_OK) {

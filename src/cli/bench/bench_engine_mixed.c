@@ -135,10 +135,10 @@ static void report(const bench_mix_job *jobs, size_t n, const bench_mix_input in
             continue;
         wins++;
         behind += j->behind > 0;
-        printf("  winning %-26s queue %.0f ms, wait %.0f ms (proving meanwhile: %s), total %.0f "
-               "ms; queued behind another kind's batch: %s%s\n",
-               j->id, j->queue_ms, j->wait_ms, j->waited_for[0] ? j->waited_for : "none",
-               j->latency_ms, j->behind ? "yes: " : "no", j->behind_what);
+        printf("  winning %-26s queue %.0f ms, wait %.0f ms (proving meanwhile: %s), synthesis "
+               "%.0f ms, prove %.0f ms, total %.0f ms; queued behind another kind's batch: %s%s\n",
+               j->id, j->queue_ms, j->wait_ms, j->waited_for[0] ? j->waited_for : "none", j->own_ms,
+               j->prove_ms, j->latency_ms, j->behind ? "yes: " : "no", j->behind_what);
     }
     if (wins)
         printf("  WinningPoSt queued behind another kind's batch: %zu of %zu\n", behind, wins);

@@ -59,6 +59,7 @@ typedef struct {
     uint64_t dispatch_seq, batch_id;
     uint32_t batch_size;
     double submit, dispatch, prove_start, own; /* own: its SRS load and synthesis */
+    double prove;                              /* its proving, summed */
 } job_times;
 
 static void times_of(job_times *t, const cuzk_job_timeline *tl) {
@@ -76,9 +77,10 @@ static void times_of(job_times *t, const cuzk_job_timeline *tl) {
             t->dispatch = ev->end_ms;
         } else if (ev->stage == CUZK_STAGE_SRS_LOAD || ev->stage == CUZK_STAGE_SYNTHESIS) {
             t->own += ev->end_ms - ev->start_ms;
-        } else if (ev->stage == CUZK_STAGE_PROVE &&
-                   (t->prove_start < 0 || ev->start_ms < t->prove_start)) {
-            t->prove_start = ev->start_ms;
+        } else if (ev->stage == CUZK_STAGE_PROVE) {
+            t->prove += ev->end_ms - ev->start_ms;
+            if (t->prove_start < 0 || ev->start_ms < t->prove_start)
+                t->prove_start = ev->start_ms;
         }
     }
 }
@@ -109,6 +111,8 @@ static void winning_waits(bench_mix_job *jobs, size_t n, const job_times *t,
             continue;
         jobs[w].queue_ms = t[w].dispatch - t[w].submit;
         jobs[w].wait_ms = t[w].prove_start - t[w].submit - t[w].own;
+        jobs[w].own_ms = t[w].own;
+        jobs[w].prove_ms = t[w].prove;
         for (size_t j = 0; j < n; j++) {
             if (!t[j].ok || j == w)
                 continue;

@@ -18,7 +18,8 @@ typedef struct {
     double latency_ms;
     /* WinningPoSt: from the timelines */
     double queue_ms, wait_ms;
-    int behind; /* jobs of another kind dispatched while it was queued */
+    double own_ms, prove_ms; /* its SRS load and synthesis; its proving (summed) */
+    int behind;              /* jobs of another kind dispatched while it was queued */
     char behind_what[160];
     char waited_for[160]; /* jobs that proved between its submit and its own proving */
 } bench_mix_job;
